@@ -1,0 +1,47 @@
+import type { JsonSchema } from './json.js';
+
+/**
+ * What a tool's `execute` receives besides its input.
+ *
+ * The agent loop creates one per tool call; MCP tools pass `signal` on to the MCP request so that aborting
+ * the run cancels the call on the server (`notifications/cancelled`), overriding any default signal set on
+ * the client (TypeScript seed, "Cancellation and Timeouts").
+ */
+export interface ToolContext {
+  /** Aborts the call. When it fires, `execute` rejects promptly and releases what it started. */
+  signal?: AbortSignal;
+  /** The model's id for this tool call, when the call comes from a model. */
+  toolCallId?: string;
+  /**
+   * Progress reports from a long tool (for MCP tools: `notifications/progress`). `total` is omitted when the
+   * server does not know it.
+   */
+  onProgress?: (progress: ToolProgress) => void;
+}
+
+/** One progress report (MCP `notifications/progress` params, minus the token). */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * A tool a model can call: MCP tools (see `MCPClient.getTools()`) and built-in tools implement the same
+ * interface, so an agent never needs to know where a tool comes from.
+ *
+ * `execute` resolves with the value handed to the model (usually a string) and rejects when the tool fails;
+ * the agent reports a rejection back to the model as a tool result marked as an error.
+ */
+export interface Tool {
+  /** The tool's name, as its source defines it (MCP tools keep the server's name unchanged). */
+  readonly name: string;
+  /** What the tool does, for the model. May be empty. */
+  readonly description: string;
+  /** The full JSON Schema of the input object, unreduced. */
+  readonly inputSchema: JsonSchema;
+  /** Where the tool comes from: `builtin`, or the MCP server's name. Informational (approval hooks, logs). */
+  readonly source?: string;
+  /** Runs the tool. */
+  execute(input: Record<string, unknown>, context?: ToolContext): Promise<unknown>;
+}

@@ -1,0 +1,5 @@
+/** agentwire's public API. */
+export type { JsonObject, JsonSchema, JsonValue } from './core/json.js';
+export type { Tool, ToolContext, ToolProgress } from './core/tool.js';
+export { VERSION } from './core/version.js';
+export * from './mcp/index.js';

@@ -1,0 +1,448 @@
+/**
+ * `MCPClient`: one MCP server's tools for any agent (TypeScript seed, whole page; Rust seed, "Using the MCP
+ * Client Directly"). It owns the connection lifecycle (state, events, reconnection with backoff), tool
+ * discovery and refresh on `notifications/tools/list_changed`, and the call path (options, errors,
+ * rendering). The wire work is done by a {@link Session} per connection.
+ */
+import { type MCPCallOptionsSource, type MCPToolCallOptions, resolveCallOptions } from './call-options.js';
+import { renderCallToolResult, renderCallToolResultText } from './content.js';
+import { toCallError } from './error-mapping.js';
+import { MCPCallError, MCPToolError } from './errors.js';
+import { type MCPClientEvents, TypedEmitter } from './events.js';
+import type { MCPTool, MCPToolHost } from './mcp-tool.js';
+import { type MCPReconnectOptions, type ReconnectPolicy, backoffDelay, reconnectPolicy } from './reconnect.js';
+import { Session, type SessionRequestOptions } from './session.js';
+import { ToolSet } from './tool-set.js';
+import {
+  type MCPHttpServer,
+  type MCPStdioServer,
+  type TransportPlan,
+  httpTransportPlan,
+  stdioTransportPlan,
+} from './transport-plan.js';
+import type { CallToolResult } from './types.js';
+import { VERSION } from '../core/version.js';
+
+/** Connection state (TypeScript seed, "Connection Loss and Reconnection"). */
+export type MCPClientState = 'disconnected' | 'connecting' | 'connected' | 'reconnecting' | 'failed';
+
+/** What `formatResult` receives besides the result. */
+export interface MCPFormatResultContext {
+  toolName: string;
+}
+
+/** Options shared by `fromStdio` and `fromUrl` (TypeScript seed, "Client options"). */
+export interface MCPClientOptions {
+  /** The server's name in errors, events and tool prefixes. Default: derived from the command or URL host. */
+  name?: string;
+  /** `clientInfo.name` sent in `initialize`. Default `"agentwire"`. */
+  clientName?: string;
+  /** `clientInfo.version` sent in `initialize`. Default: agentwire's package version. */
+  clientVersion?: string;
+  /** Default options for every tool call, or a function of the tool name returning them. */
+  callOptions?: MCPCallOptionsSource;
+  /** Bound in ms on each request of the handshake and discovery (`initialize`, `tools/list`). Default 60 000. */
+  connectTimeout?: number;
+  /** Throw `MCPToolError` from tool `execute` when a result has `isError: true`. Default true. */
+  throwOnToolError?: boolean;
+  /** Takes over how results reach the agent; the default is `renderCallToolResult`. */
+  formatResult?: (result: CallToolResult, context: MCPFormatResultContext) => unknown;
+  /** Automatic reconnection. Default `{ enabled: false }`. */
+  reconnect?: MCPReconnectOptions;
+  /** Re-discover tools on `notifications/tools/list_changed`. Default true. */
+  refreshToolsOnListChanged?: boolean;
+  /** Quiet period in ms that a burst of `list_changed` notifications is folded into. Default 20. */
+  listChangedDebounceMs?: number;
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A reconnect nobody waits for must not surface as an unhandled rejection.
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
+
+export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolHost {
+  /** The server's name, as used in errors, events and prefixes. */
+  readonly name: string;
+  readonly #plan: TransportPlan;
+  readonly #options: MCPClientOptions;
+  readonly #policy: ReconnectPolicy;
+  readonly #tools: ToolSet;
+  #callDefaults: MCPCallOptionsSource | undefined;
+  #state: MCPClientState = 'disconnected';
+  #session: Session | undefined;
+  #connecting: Promise<void> | undefined;
+  #connectAbort: AbortController | undefined;
+  #reconnectAbort: AbortController | undefined;
+  #ready: Deferred | undefined;
+  #refreshing: Promise<MCPTool[]> | undefined;
+  #refreshAgain = false;
+  #listChangedTimer: NodeJS.Timeout | undefined;
+  #warnedUnadvertised = false;
+
+  private constructor(plan: TransportPlan, options: MCPClientOptions) {
+    super();
+    this.name = options.name ?? plan.defaultName;
+    this.#plan = plan;
+    this.#options = options;
+    this.#policy = reconnectPolicy(options.reconnect);
+    this.#callDefaults = options.callOptions;
+    this.#tools = new ToolSet(this);
+  }
+
+  /**
+   * A client that spawns a local server and speaks newline-delimited JSON-RPC over its stdin/stdout
+   * (MCP spec 2025-11-25, "Transports > stdio"). Nothing starts until `connect()`.
+   */
+  static fromStdio(server: MCPStdioServer, options: MCPClientOptions = {}): MCPClient {
+    return new MCPClient(stdioTransportPlan(server, options.name), options);
+  }
+
+  /**
+   * A client for a remote server over Streamable HTTP (MCP spec 2025-11-25, "Transports > Streamable
+   * HTTP"), falling back to the 2024-11-05 HTTP+SSE transport when the server is an old one and
+   * `transport` is `'auto'` (default). Nothing is sent until `connect()`.
+   */
+  static fromUrl(url: string | URL, options: MCPClientOptions & MCPHttpServer = {}): MCPClient {
+    return new MCPClient(httpTransportPlan(url, options), options);
+  }
+
+  /** Current connection state. */
+  getState(): MCPClientState {
+    return this.#state;
+  }
+
+  /** `getState() === 'connected'`. */
+  isConnected(): boolean {
+    return this.#state === 'connected';
+  }
+
+  /** The server's `clientInfo`-style name and version from the handshake, once connected. */
+  getServerInfo(): { name: string; version: string; title?: string } | undefined {
+    return this.#session?.serverInfo;
+  }
+
+  /** The server's `instructions` from the handshake, if it sent any. */
+  getInstructions(): string | undefined {
+    return this.#session?.instructions;
+  }
+
+  /** One `Tool` per server tool, in the server's order; `[]` before `connect()`. */
+  getTools(): MCPTool[] {
+    return this.#tools.list();
+  }
+
+  /** Replaces the default call options (TypeScript seed, `setCallOptions()`). */
+  setCallOptions(options: MCPCallOptionsSource | undefined): void {
+    this.#callDefaults = options;
+  }
+
+  /**
+   * Connects: `initialize` handshake, then `tools/list` through every page. Idempotent; concurrent calls
+   * share one attempt; a failure after the handshake closes what was opened. Emits `connected`.
+   * @throws MCPCallError (kind `spawn`, `transport`, `http`, `timeout`, `protocol`, …) naming the server.
+   */
+  connect(): Promise<void> {
+    if (this.#state === 'connected') return Promise.resolve();
+    if (this.#state === 'reconnecting' && this.#ready) return this.#ready.promise;
+    this.#connecting ??= this.#connectOnce().finally(() => {
+      this.#connecting = undefined;
+    });
+    return this.#connecting;
+  }
+
+  async #connectOnce(): Promise<void> {
+    this.#state = 'connecting';
+    const abort = new AbortController();
+    this.#connectAbort = abort;
+    try {
+      await this.#establish(abort.signal);
+      this.#state = 'connected';
+      this.emit('connected', { tools: this.getTools() });
+    } catch (error) {
+      if (!abort.signal.aborted) this.#state = 'failed';
+      throw abort.signal.aborted ? this.#notConnected('connect', 'disconnect() was called while connecting') : error;
+    } finally {
+      this.#connectAbort = undefined;
+    }
+  }
+
+  /** Opens a session and discovers tools; on success it is the current session. */
+  async #establish(signal: AbortSignal): Promise<void> {
+    const options: SessionRequestOptions = { signal, timeout: this.#options.connectTimeout ?? 60_000 };
+    const session = await this.#openSession(options);
+    try {
+      const definitions = await session.listTools(options);
+      if (signal.aborted) throw this.#notConnected('connect', 'disconnect() was called while connecting');
+      this.#session = session;
+      return this.#applyTools(this.#tools.replace(definitions));
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+  }
+
+  async #openSession(options: SessionRequestOptions): Promise<Session> {
+    const clientInfo = { name: this.#options.clientName ?? 'agentwire', version: this.#options.clientVersion ?? VERSION };
+    let lastError: unknown;
+    for (const candidate of this.#plan.candidates) {
+      let session: Session | undefined;
+      const hooks = {
+        onUnexpectedClose: (error: MCPCallError) => {
+          if (session) this.#onConnectionLost(session, error);
+        },
+        onToolListChanged: () => {
+          if (session && session === this.#session) this.#onToolListChanged(session);
+        },
+        onError: (error: Error) => this.emit('error', error),
+      };
+      try {
+        session = await Session.open(this.name, clientInfo, candidate.create, hooks, options);
+        return session;
+      } catch (error) {
+        lastError = error;
+        if (!candidate.fallBackOn?.(error)) throw error;
+        this.emit('log', { level: 'info', message: `MCP server "${this.name}": ${candidate.fallbackNote}` });
+      }
+    }
+    throw lastError;
+  }
+
+  #applyTools(diff: ReturnType<ToolSet['replace']>): void {
+    const changes = diff.added.length + diff.removed.length + diff.changed.length;
+    // The first discovery is reported by `connected`, not as a change.
+    if (changes > 0 && this.#state !== 'connecting') this.emit('toolsChanged', diff);
+  }
+
+  /**
+   * Disconnects: cancels a pending connect or reconnect, ends the connection (HTTP DELETE of the session,
+   * or the stdio server's whole process tree), clears the tool list, and fails calls waiting for a
+   * reconnect with kind `not_connected`. Idempotent; never throws. Emits `disconnected` (deliberate).
+   */
+  async disconnect(): Promise<void> {
+    const wasActive = this.#state !== 'disconnected' && this.#state !== 'failed';
+    this.#connectAbort?.abort();
+    this.#reconnectAbort?.abort();
+    clearTimeout(this.#listChangedTimer);
+    const session = this.#session;
+    this.#session = undefined;
+    this.#state = 'disconnected';
+    this.#ready?.reject(this.#notConnected('connect', 'disconnect() was called'));
+    this.#ready = undefined;
+    this.#tools.clear();
+    await Promise.all([session?.close(), this.#connecting?.catch(() => {})]);
+    this.#state = 'disconnected';
+    if (wasActive) this.emit('disconnected', { deliberate: true, willReconnect: false });
+  }
+
+  /**
+   * Calls a tool and returns the raw `CallToolResult` (every content block, `structuredContent`, `isError`).
+   * Does not render the result and does not throw on `isError`. `options` are layered over the client's
+   * `callOptions`. While a reconnect is in flight the call waits for it, bounded by its own timeout.
+   * @throws MCPCallError — kind `timeout`, `aborted`, `jsonrpc`, `connection_closed`, `session_expired`,
+   *   `not_connected`, `transport`, `http`, `protocol`.
+   */
+  async callTool(
+    name: string,
+    input: Record<string, unknown> = {},
+    options?: MCPToolCallOptions,
+  ): Promise<CallToolResult> {
+    const resolved = resolveCallOptions(this.#callDefaults, name, options);
+    const timeout = resolved.timeout ?? 60_000;
+    const deadline = Date.now() + timeout;
+    const request = (session: Session) =>
+      session.callTool(name, input, { ...resolved, timeout: Math.max(1, deadline - Date.now()) });
+    const session = await this.#sessionForCall(name, resolved, deadline);
+    try {
+      return await request(session);
+    } catch (error) {
+      if (!this.#shouldRetry(error, resolved)) throw error;
+      // The server lost this call with its connection (crash, expired session): once reconnected, send it again.
+      if (error instanceof MCPCallError && error.kind === 'session_expired') this.#onConnectionLost(session, error);
+      return request(await this.#sessionForCall(name, resolved, deadline));
+    }
+  }
+
+  #shouldRetry(error: unknown, options: MCPToolCallOptions): boolean {
+    if (!this.#policy.enabled || options.signal?.aborted) return false;
+    return error instanceof MCPCallError && (error.kind === 'connection_closed' || error.kind === 'session_expired');
+  }
+
+  /** The session to call on, waiting for a connect or reconnect in flight (bounded by the deadline). */
+  async #sessionForCall(toolName: string, options: MCPToolCallOptions, deadline: number): Promise<Session> {
+    if (this.#state === 'connected' && this.#session) return this.#session;
+    const pending = this.#state === 'reconnecting' ? this.#ready?.promise : this.#connecting;
+    if (!pending) throw this.#notConnected('tools/call', `not connected (state: ${this.#state})`, toolName);
+    await this.#waitFor(pending, toolName, options, deadline);
+    if (this.#state === 'connected' && this.#session) return this.#session;
+    throw this.#notConnected('tools/call', `not connected (state: ${this.#state})`, toolName);
+  }
+
+  async #waitFor(pending: Promise<void>, toolName: string, options: MCPToolCallOptions, deadline: number) {
+    const context = { server: this.name, method: 'tools/call', toolName, signal: options.signal };
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const bounds = new Promise<never>((_, reject) => {
+      const ms = deadline - Date.now();
+      timer = setTimeout(() => {
+        const reason = `timed out after ${options.timeout ?? 60_000} ms waiting for the connection`;
+        reject(new MCPCallError('timeout', `MCP server "${this.name}": tools/call "${toolName}" failed: ${reason}`, {
+          server: this.name,
+          method: 'tools/call',
+          toolName,
+          timeoutMs: options.timeout ?? 60_000,
+        }));
+      }, ms);
+      onAbort = () => reject(toCallError(options.signal?.reason, context));
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      if (options.signal?.aborted) onAbort();
+    });
+    try {
+      await Promise.race([pending, bounds]);
+    } catch (error) {
+      throw toCallError(error, context);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /**
+   * What a tool's `execute` hands the model: `formatResult`'s value, or the rendered result.
+   * @throws MCPToolError when `isError` is set and `throwOnToolError` is on (default).
+   */
+  presentResult(toolName: string, result: CallToolResult): unknown {
+    if (result.isError === true && this.#options.throwOnToolError !== false) {
+      const text = renderCallToolResultText(result);
+      throw new MCPToolError(`Tool "${toolName}" on MCP server "${this.name}" failed: ${text}`, {
+        toolName,
+        result,
+        server: this.name,
+      });
+    }
+    if (this.#options.formatResult) return this.#options.formatResult(result, { toolName });
+    return renderCallToolResult(result);
+  }
+
+  /**
+   * Re-runs discovery (`tools/list`, every page) and returns the refreshed list. Emits `toolsChanged`
+   * when it differs. Concurrent calls share one refresh.
+   * @throws MCPCallError
+   */
+  refreshTools(): Promise<MCPTool[]> {
+    if (this.#refreshing) {
+      this.#refreshAgain = true;
+      return this.#refreshing;
+    }
+    this.#refreshing = this.#refreshOnce().finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  async #refreshOnce(): Promise<MCPTool[]> {
+    do {
+      this.#refreshAgain = false;
+      const session = this.#session;
+      if (!session || this.#state !== 'connected') throw this.#notConnected('tools/list', 'not connected');
+      const definitions = await session.listTools({ timeout: this.#options.connectTimeout ?? 60_000 });
+      if (session !== this.#session) throw this.#notConnected('tools/list', 'the connection changed');
+      this.#applyTools(this.#tools.replace(definitions));
+    } while (this.#refreshAgain);
+    return this.getTools();
+  }
+
+  #onToolListChanged(session: Session): void {
+    if (!session.advertisesToolListChanged && !this.#warnedUnadvertised) {
+      this.#warnedUnadvertised = true;
+      this.emit('log', {
+        level: 'warn',
+        message: `MCP server "${this.name}" sent notifications/tools/list_changed without advertising tools.listChanged; following it anyway`,
+      });
+    }
+    if (this.#options.refreshToolsOnListChanged === false) return;
+    clearTimeout(this.#listChangedTimer);
+    this.#listChangedTimer = setTimeout(() => {
+      this.refreshTools().catch((error: unknown) => {
+        this.emit('error', error instanceof Error ? error : new Error(String(error)));
+      });
+    }, this.#options.listChangedDebounceMs ?? 20);
+  }
+
+  #onConnectionLost(session: Session, error: MCPCallError): void {
+    if (session !== this.#session) return;
+    this.#session = undefined;
+    clearTimeout(this.#listChangedTimer);
+    void session.close();
+    const willReconnect = this.#policy.enabled;
+    this.#state = willReconnect ? 'reconnecting' : 'failed';
+    if (willReconnect) this.#ready = deferred();
+    this.emit('disconnected', { error, deliberate: false, willReconnect });
+    if (willReconnect) void this.#reconnect(error);
+  }
+
+  async #reconnect(cause: MCPCallError): Promise<void> {
+    const abort = new AbortController();
+    this.#reconnectAbort = abort;
+    const ready = this.#ready;
+    let lastError: unknown = cause;
+    for (let attempt = 1; attempt <= this.#policy.maxRetries && !abort.signal.aborted; attempt++) {
+      const delayMs = backoffDelay(this.#policy, attempt);
+      this.emit('reconnecting', { attempt, delayMs });
+      if (!(await sleep(delayMs, abort.signal))) break;
+      try {
+        await this.#establish(abort.signal);
+        this.#state = 'connected';
+        this.#reconnectAbort = undefined;
+        this.emit('reconnected', { tools: this.getTools() });
+        ready?.resolve();
+        return;
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    if (abort.signal.aborted) return;
+    this.#reconnectAbort = undefined;
+    this.#state = 'failed';
+    const error = lastError instanceof Error ? lastError : new Error(String(lastError));
+    ready?.reject(error);
+    this.emit('error', error);
+  }
+
+  #notConnected(method: string, reason: string, toolName?: string): MCPCallError {
+    const tool = toolName === undefined ? '' : ` "${toolName}"`;
+    return new MCPCallError('not_connected', `MCP server "${this.name}": ${method}${tool} failed: ${reason}`, {
+      server: this.name,
+      method,
+      toolName,
+    });
+  }
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts; leaves no timer behind. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,147 @@
+/**
+ * agentwire's MCP errors: one small hierarchy. A caller tells *why* a call failed from the class and the
+ * `kind` field, never from message text; the original error is always on the standard `cause`.
+ *
+ * - {@link MCPToolError}: the tool ran and reported failure (`CallToolResult.isError: true`, MCP spec
+ *   2025-11-25 "Tools > Error Handling").
+ * - {@link MCPCallError}: the call did not complete: transport, HTTP, JSON-RPC or protocol failure, timeout,
+ *   abort, closed connection, expired session (TypeScript seed, "Tool Errors"; Rust seed, "Error Handling").
+ */
+import type { CallToolResult } from './types.js';
+
+/** Base class of every error agentwire's MCP layer throws. */
+export class MCPError extends Error {
+  override name = 'MCPError';
+  /** The server's name (its configured name, or the command / URL host). */
+  readonly server: string | undefined;
+
+  constructor(message: string, options: { server?: string | undefined; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.server = options.server;
+  }
+}
+
+/** The tool ran and returned `isError: true`. Thrown by MCP tools when `throwOnToolError` is on (default). */
+export class MCPToolError extends MCPError {
+  override name = 'MCPToolError';
+  /** The tool's name on the server. */
+  readonly toolName: string;
+  /** The raw result, including every content block and `structuredContent`. */
+  readonly result: CallToolResult;
+
+  constructor(
+    message: string,
+    options: { toolName: string; result: CallToolResult; server?: string | undefined; cause?: unknown },
+  ) {
+    super(message, options);
+    this.toolName = options.toolName;
+    this.result = options.result;
+  }
+}
+
+/**
+ * Why an MCP request did not complete.
+ * - `spawn`: the stdio server's process could not be started (command not found, not executable).
+ * - `transport`: an I/O failure (socket reset, write to a closed pipe, DNS, refused connection).
+ * - `http`: the server answered with a non-2xx status (`status` set), or with an empty or unusable body.
+ * - `protocol`: a message that breaks the MCP / JSON-RPC rules (unparseable, wrong shape, bad handshake).
+ * - `jsonrpc`: the server answered with a JSON-RPC error (`code`, `data` set).
+ * - `connection_closed`: the connection ended while the request was pending (`exitCode` / `signal` and
+ *   `stderrTail` set for stdio servers).
+ * - `timeout`: the request's timeout or `maxTotalTimeout` elapsed (`timeoutMs` set).
+ * - `aborted`: the caller's `AbortSignal` fired; the abort reason is on `cause`.
+ * - `session_expired`: the Streamable HTTP server no longer knows our `Mcp-Session-Id` (404, or a 400 that
+ *   says so); the session has been cleared.
+ * - `not_connected`: the client is not connected (never connected, disconnected, or reconnection gave up).
+ */
+export type MCPCallErrorKind =
+  | 'spawn'
+  | 'transport'
+  | 'http'
+  | 'protocol'
+  | 'jsonrpc'
+  | 'connection_closed'
+  | 'timeout'
+  | 'aborted'
+  | 'session_expired'
+  | 'not_connected';
+
+/** Details an {@link MCPCallError} may carry; which ones are set depends on `kind`. */
+export interface MCPCallErrorDetails {
+  server?: string | undefined;
+  /** The tool, for `tools/call`. */
+  toolName?: string | undefined;
+  /** The JSON-RPC method of the failed request (`initialize`, `tools/list`, `tools/call`, …). */
+  method?: string | undefined;
+  /** JSON-RPC error code (kind `jsonrpc`). */
+  code?: number | undefined;
+  /** JSON-RPC error data (kind `jsonrpc`). */
+  data?: unknown;
+  /** HTTP status (kind `http`, `session_expired`). */
+  status?: number | undefined;
+  /** The start of the HTTP response body, at most 512 characters (kind `http`). */
+  body?: string | undefined;
+  /** The stdio server's exit code, when it exited (kind `connection_closed`, `spawn`). */
+  exitCode?: number | null | undefined;
+  /** The signal that ended the stdio server, when one did. */
+  signal?: string | null | undefined;
+  /** The last lines the stdio server wrote to stderr, oldest first. */
+  stderrTail?: readonly string[] | undefined;
+  /** The timeout that elapsed, in ms (kind `timeout`). */
+  timeoutMs?: number | undefined;
+  cause?: unknown;
+}
+
+/** A request that did not complete. Switch on `kind`; the original error is on `cause`. */
+export class MCPCallError extends MCPError {
+  override name = 'MCPCallError';
+  readonly kind: MCPCallErrorKind;
+  readonly toolName: string | undefined;
+  readonly method: string | undefined;
+  readonly code: number | undefined;
+  readonly data: unknown;
+  readonly status: number | undefined;
+  readonly body: string | undefined;
+  readonly exitCode: number | null | undefined;
+  readonly signal: string | null | undefined;
+  readonly stderrTail: readonly string[] | undefined;
+  readonly timeoutMs: number | undefined;
+
+  constructor(kind: MCPCallErrorKind, message: string, details: MCPCallErrorDetails = {}) {
+    super(message, { server: details.server, cause: details.cause });
+    this.kind = kind;
+    this.toolName = details.toolName;
+    this.method = details.method;
+    this.code = details.code;
+    this.data = details.data;
+    this.status = details.status;
+    this.body = details.body;
+    this.exitCode = details.exitCode;
+    this.signal = details.signal;
+    this.stderrTail = details.stderrTail;
+    this.timeoutMs = details.timeoutMs;
+  }
+
+  /** The details this error carries, for building a derived error (e.g. the same failure, now naming the tool). */
+  details(): MCPCallErrorDetails {
+    return {
+      server: this.server,
+      toolName: this.toolName,
+      method: this.method,
+      code: this.code,
+      data: this.data,
+      status: this.status,
+      body: this.body,
+      exitCode: this.exitCode,
+      signal: this.signal,
+      stderrTail: this.stderrTail,
+      timeoutMs: this.timeoutMs,
+      cause: this.cause,
+    };
+  }
+}
+
+/** A server configuration that cannot be used (bad file, bad entry, missing variable). Names the entry. */
+export class MCPConfigError extends MCPError {
+  override name = 'MCPConfigError';
+}

@@ -1,0 +1,38 @@
+/**
+ * Automatic reconnection policy (TypeScript seed, "Connection Loss and Reconnection"): exponential backoff
+ * with jitter, so that many clients of one restarted server do not reconnect in lockstep.
+ */
+
+/** `reconnect` option of `MCPClient`. */
+export interface MCPReconnectOptions {
+  /** Reconnect automatically after an unexpected loss. Default false. */
+  enabled?: boolean;
+  /** Attempts before giving up (state `failed`). Default 10. */
+  maxRetries?: number;
+  /** Delay before the first attempt, in ms. Default 500. */
+  initialDelayMs?: number;
+  /** Ceiling on the delay, in ms. Default 30 000. */
+  maxDelayMs?: number;
+}
+
+/** `MCPReconnectOptions` with every default applied. */
+export type ReconnectPolicy = Required<MCPReconnectOptions>;
+
+/** Applies the defaults. */
+export function reconnectPolicy(options: MCPReconnectOptions | undefined): ReconnectPolicy {
+  return {
+    enabled: options?.enabled ?? false,
+    maxRetries: options?.maxRetries ?? 10,
+    initialDelayMs: options?.initialDelayMs ?? 500,
+    maxDelayMs: options?.maxDelayMs ?? 30_000,
+  };
+}
+
+/**
+ * The delay before attempt `attempt` (1-based): `initialDelayMs · 2^(attempt-1)`, capped at `maxDelayMs`,
+ * then scaled by a random factor in [0.5, 1] ("equal jitter"). `random` is injectable for tests.
+ */
+export function backoffDelay(policy: ReconnectPolicy, attempt: number, random: () => number = Math.random): number {
+  const exponential = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(exponential * (0.5 + random() * 0.5));
+}

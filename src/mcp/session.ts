@@ -1,0 +1,196 @@
+/**
+ * One live connection to an MCP server: a transport plus the SDK's protocol layer, from the `initialize`
+ * handshake (MCP spec 2025-11-25, "Lifecycle") to close. `MCPClient` owns a session at a time and makes a
+ * new one to reconnect; a session is never reopened.
+ */
+import { Client, type RequestOptions } from '@modelcontextprotocol/client';
+import { type FailureContext, closed, toCallError } from './error-mapping.js';
+import type { MCPCallError } from './errors.js';
+import type { AgentwireTransport } from './transports/transport.js';
+import type { CallToolResult, Implementation, MCPToolDefinition, Progress } from './types.js';
+import { callToolResultSchema, listToolsResultSchema } from './wire-schemas.js';
+
+/** Request options the session passes to the SDK (a subset of its `RequestOptions`). */
+export interface SessionRequestOptions {
+  signal?: AbortSignal | undefined;
+  timeout?: number | undefined;
+  resetTimeoutOnProgress?: boolean | undefined;
+  maxTotalTimeout?: number | undefined;
+  onprogress?: ((progress: Progress) => void) | undefined;
+}
+
+/** What a session tells its owner. */
+export interface SessionHooks {
+  /** The connection ended without `close()` being called. `error` says why. */
+  onUnexpectedClose(error: MCPCallError): void;
+  /** The server sent `notifications/tools/list_changed`. */
+  onToolListChanged(): void;
+  /** A non-fatal transport or protocol problem. */
+  onError(error: Error): void;
+}
+
+/** Builds a fresh transport for one connection attempt. */
+export type TransportFactory = () => AgentwireTransport;
+
+function progressOf(p: { progress: number; total?: number | undefined; message?: string | undefined }): Progress {
+  const out: Progress = { progress: p.progress };
+  if (p.total !== undefined) out.total = p.total;
+  if (p.message !== undefined) out.message = p.message;
+  return out;
+}
+
+/**
+ * The SDK's request options without `undefined` keys. A progress token is attached whenever progress can
+ * matter: the SDK only asks for progress when `onprogress` is set, so `resetTimeoutOnProgress` alone would
+ * never see a notification to reset on.
+ */
+function sdkOptions(options: SessionRequestOptions): RequestOptions {
+  const out: RequestOptions = {};
+  if (options.signal) out.signal = options.signal;
+  if (options.timeout !== undefined) out.timeout = options.timeout;
+  if (options.maxTotalTimeout !== undefined) out.maxTotalTimeout = options.maxTotalTimeout;
+  if (options.resetTimeoutOnProgress) out.resetTimeoutOnProgress = true;
+  const onprogress = options.onprogress;
+  if (onprogress) out.onprogress = (p) => onprogress(progressOf(p));
+  else if (options.resetTimeoutOnProgress) out.onprogress = () => {};
+  return out;
+}
+
+/** Upper bound on `tools/list` pages, against a server whose cursors never end. */
+const MAX_LIST_PAGES = 10_000;
+
+export class Session {
+  readonly #sdk: Client;
+  readonly #transport: AgentwireTransport;
+  readonly #server: string;
+  #closing = false;
+
+  private constructor(sdk: Client, transport: AgentwireTransport, server: string) {
+    this.#sdk = sdk;
+    this.#transport = transport;
+    this.#server = server;
+  }
+
+  /**
+   * Opens a transport and performs the `initialize` handshake. On failure everything opened is closed.
+   * @throws MCPCallError naming the server and `initialize`.
+   */
+  static async open(
+    server: string,
+    clientInfo: Implementation,
+    createTransport: TransportFactory,
+    hooks: SessionHooks,
+    options: SessionRequestOptions,
+  ): Promise<Session> {
+    const transport = createTransport();
+    const sdk = new Client(clientInfo, { capabilities: {} });
+    const session = new Session(sdk, transport, server);
+    sdk.onerror = (error) => hooks.onError(error);
+    sdk.onclose = () => {
+      if (!session.#closing) hooks.onUnexpectedClose(closed(session.#context('connection')));
+    };
+    sdk.setNotificationHandler('notifications/tools/list_changed', () => hooks.onToolListChanged());
+    try {
+      await sdk.connect(transport, sdkOptions(options));
+    } catch (error) {
+      const failure = session.#fail(error, { method: 'initialize', signal: options.signal, timeoutMs: options.timeout });
+      await session.close();
+      throw failure;
+    }
+    return session;
+  }
+
+  /** The server's name and version from the handshake. */
+  get serverInfo(): Implementation | undefined {
+    const info = this.#sdk.getServerVersion();
+    if (info === undefined) return undefined;
+    return info.title === undefined
+      ? { name: info.name, version: info.version }
+      : { name: info.name, version: info.version, title: info.title };
+  }
+
+  /** Whether the server advertised `tools.listChanged`. */
+  get advertisesToolListChanged(): boolean {
+    return this.#sdk.getServerCapabilities()?.tools?.listChanged === true;
+  }
+
+  /** The server's `instructions`, if any. */
+  get instructions(): string | undefined {
+    return this.#sdk.getInstructions();
+  }
+
+  /** The protocol version both sides agreed on. */
+  get protocolVersion(): string | undefined {
+    return this.#sdk.getNegotiatedProtocolVersion();
+  }
+
+  /**
+   * `tools/list`, following `nextCursor` through every page (MCP spec 2025-11-25, "Pagination").
+   * @throws MCPCallError
+   */
+  async listTools(options: SessionRequestOptions): Promise<MCPToolDefinition[]> {
+    const tools: MCPToolDefinition[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      const params = cursor === undefined ? {} : { cursor };
+      let result: { tools: MCPToolDefinition[]; nextCursor?: string };
+      try {
+        result = await this.#sdk.request({ method: 'tools/list', params }, listToolsResultSchema, sdkOptions(options));
+      } catch (error) {
+        throw this.#fail(error, { method: 'tools/list', signal: options.signal, timeoutMs: options.timeout });
+      }
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      // A repeated cursor would loop forever; treat it as the end.
+      if (cursor === undefined || cursor === '' || seen.has(cursor)) return tools;
+      seen.add(cursor);
+    }
+    return tools;
+  }
+
+  /**
+   * `tools/call`. Returns the raw result; `content` is `[]` when a server omits it.
+   * @throws MCPCallError
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: SessionRequestOptions,
+  ): Promise<CallToolResult> {
+    try {
+      const result = await this.#sdk.request(
+        { method: 'tools/call', params: { name, arguments: args } },
+        callToolResultSchema,
+        sdkOptions(options),
+      );
+      if (result.content === undefined) result.content = [];
+      return result;
+    } catch (error) {
+      throw this.#fail(error, {
+        method: 'tools/call',
+        toolName: name,
+        signal: options.signal,
+        timeoutMs: options.timeout,
+      });
+    }
+  }
+
+  /** Closes the connection (DELETE for HTTP sessions, process tree for stdio). Idempotent; never throws. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    try {
+      await this.#sdk.close();
+    } catch {
+      // Teardown is best effort: the transport bounds and reports its own failures.
+    }
+  }
+
+  #context(method: string, extra: Partial<FailureContext> = {}): FailureContext {
+    return { server: this.#server, method, closeInfo: this.#transport.closeInfo, ...extra };
+  }
+
+  #fail(error: unknown, context: Partial<FailureContext> & { method: string }): MCPCallError {
+    return toCallError(error, this.#context(context.method, context));
+  }
+}

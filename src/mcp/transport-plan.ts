@@ -1,0 +1,109 @@
+/**
+ * How a client reaches its server: which transports to try, in order, and when to fall back to the next.
+ * Streamable HTTP first, then the 2024-11-05 HTTP+SSE transport when the server answers `initialize` the
+ * way old servers do (MCP spec 2025-11-25, "Transports > Backwards Compatibility").
+ */
+import path from 'node:path';
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import { LegacySSETransport, isLegacyFallbackError } from './transports/legacy-sse.js';
+import { StdioTransport } from './transports/stdio.js';
+import { StreamableHTTPTransport } from './transports/streamable-http.js';
+import type { TransportFactory } from './session.js';
+
+/** A local server started as a child process (TypeScript seed, `MCPClient.fromStdio(config)`). */
+export interface MCPStdioServer {
+  /** Command to run (`node`, `npx`, `python`, an absolute path…), looked up on PATH. */
+  command: string;
+  /** Arguments passed to the command. */
+  args?: string[];
+  /**
+   * Environment variables for the process, merged over a safe default environment (PATH, HOME, USER,
+   * SHELL, TERM, LOGNAME — the SDK's list); these win. Values never appear in errors or logs.
+   */
+  env?: Record<string, string>;
+  /** Pass the whole parent environment (then `env` on top). Default false. */
+  inheritEnv?: boolean;
+  /** Working directory. Default: the host's. */
+  cwd?: string;
+  /**
+   * What to do with the server's stderr besides keeping its last lines for errors: `'capture'` (default,
+   * keep only), `'inherit'` (also copy to the host's stderr), or a function receiving each line.
+   */
+  stderr?: 'capture' | 'inherit' | ((line: string) => void);
+}
+
+/** HTTP-specific options of `MCPClient.fromUrl` (TypeScript seed, "Authentication"; Rust seed, "HTTP"). */
+export interface MCPHttpServer {
+  /** Static headers on every request (e.g. `Authorization: Bearer …`). Values never appear in errors. */
+  headers?: Record<string, string>;
+  /** OAuth provider (the MCP SDK's `OAuthClientProvider` interface) for servers that require OAuth. */
+  authProvider?: OAuthClientProvider;
+  /** `'streamable-http'`, `'sse'` (2024-11-05 HTTP+SSE), or `'auto'`: Streamable HTTP, else SSE. Default auto. */
+  transport?: 'auto' | 'streamable-http' | 'sse';
+  /** Bound in ms on silence from a server while a response is awaited; resets on every byte. Default 120 000. */
+  idleTimeout?: number;
+  /** A `fetch` to use instead of the global one (proxies, custom TLS, tests). */
+  fetch?: typeof fetch;
+}
+
+/** One way to reach the server. */
+export interface TransportCandidate {
+  create: TransportFactory;
+  /** When this candidate's `initialize` fails with such an error, the next candidate is tried. */
+  fallBackOn?: (error: unknown) => boolean;
+  /** Logged when falling back. */
+  fallbackNote?: string;
+}
+
+/** The ordered ways to reach one server, and its default name. */
+export interface TransportPlan {
+  defaultName: string;
+  candidates: TransportCandidate[];
+}
+
+const RUNNERS = new Set(['node', 'npx', 'bun', 'bunx', 'deno', 'python', 'python3', 'uv', 'uvx', 'pnpm', 'yarn', 'sh', 'bash']);
+
+/** `server-everything` for `node …/server-everything/dist/index.js`, `server-filesystem` for `npx -y @x/server-filesystem /tmp`. */
+export function nameFromCommand(command: string, args: readonly string[] = []): string {
+  const base = path.basename(command).replace(/\.(exe|cmd)$/i, '');
+  if (!RUNNERS.has(base)) return base;
+  const target = args.find((arg) => !arg.startsWith('-'));
+  if (target === undefined) return base;
+  const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(target);
+  const named = inModules?.[1] ?? target;
+  return path.basename(named.replace(/@[^/@]*$/, '')).replace(/\.(m?js|ts|py)$/, '');
+}
+
+export function stdioTransportPlan(server: MCPStdioServer, name: string | undefined): TransportPlan {
+  const serverName = name ?? nameFromCommand(server.command, server.args);
+  return {
+    defaultName: serverName,
+    candidates: [{ create: () => new StdioTransport({ ...server, serverName }) }],
+  };
+}
+
+export function httpTransportPlan(url: string | URL, options: MCPHttpServer & { name?: string }): TransportPlan {
+  const target = new URL(url);
+  const serverName = options.name ?? target.host;
+  const shared = {
+    url: target,
+    serverName,
+    ...(options.headers && { headers: options.headers }),
+    ...(options.authProvider && { authProvider: options.authProvider }),
+    ...(options.fetch && { fetch: options.fetch }),
+  };
+  const streamable: TransportCandidate = {
+    create: () =>
+      new StreamableHTTPTransport({
+        ...shared,
+        ...(options.idleTimeout !== undefined && { idleTimeoutMs: options.idleTimeout }),
+      }),
+  };
+  const legacy: TransportCandidate = { create: () => new LegacySSETransport(shared) };
+  const mode = options.transport ?? 'auto';
+  if (mode === 'sse') return { defaultName: serverName, candidates: [legacy] };
+  if (mode === 'streamable-http') return { defaultName: serverName, candidates: [streamable] };
+  streamable.fallBackOn = isLegacyFallbackError;
+  streamable.fallbackNote = 'initialize over Streamable HTTP was refused; trying the 2024-11-05 HTTP+SSE transport';
+  return { defaultName: serverName, candidates: [streamable, legacy] };
+}

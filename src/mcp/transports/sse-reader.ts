@@ -1,0 +1,61 @@
+/**
+ * Reads an SSE response body to its end, or until the caller has what it came for. The caller decides after
+ * every event whether to stop; stopping cancels the body, which releases a stream the server holds open
+ * (Rust seed, "HTTP Transport": "A server that holds the POST stream open after answering does not block
+ * it") instead of leaking its socket.
+ */
+import { SseDecoder, type SseEvent } from './sse-decoder.js';
+
+/** What {@link readSse} reports back. */
+export interface ReadSseHandlers {
+  /** Each complete event, in order. */
+  onEvent: (event: SseEvent) => void;
+  /** A `retry:` field, in ms. */
+  onRetry?: (delayMs: number) => void;
+  /** Every chunk of bytes received (e.g. to reset an idle timer). */
+  onBytes?: (byteCount: number) => void;
+  /** Checked after each chunk; `true` stops reading and cancels the body. */
+  done?: () => boolean;
+}
+
+/** How a read ended. */
+export interface ReadSseOutcome {
+  /** Bytes received in total. */
+  bytes: number;
+  /** `true` when `done()` stopped the read, `false` when the server ended the stream. */
+  stopped: boolean;
+}
+
+/**
+ * Reads `body` as SSE. Rejects with the stream's error (network failure, or the abort reason when the
+ * request's signal fires); the body is released on every path.
+ */
+export async function readSse(
+  body: ReadableStream<Uint8Array>,
+  handlers: ReadSseHandlers,
+): Promise<ReadSseOutcome> {
+  const reader = body.getReader();
+  const decoder = new SseDecoder({
+    onEvent: handlers.onEvent,
+    ...(handlers.onRetry === undefined ? {} : { onRetry: handlers.onRetry }),
+  });
+  let bytes = 0;
+  let finished = false;
+  try {
+    for (;;) {
+      if (handlers.done?.() === true) return { bytes, stopped: true };
+      const { done, value } = await reader.read();
+      if (done) {
+        finished = true;
+        decoder.end();
+        return { bytes, stopped: false };
+      }
+      bytes += value.byteLength;
+      handlers.onBytes?.(value.byteLength);
+      decoder.push(value);
+    }
+  } finally {
+    if (!finished) reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Result checks handed to the SDK's protocol layer in place of its zod schemas.
+ *
+ * Why: the SDK validates every result against a full zod schema, which is most of its per-call cost
+ * (SDK-NOTES: v2's per-call cost is about twice v1's). A result that comes from the wire has already been
+ * parsed as JSON-RPC; what protects the caller is that the fields we read have the types we read them as.
+ * These checks look at exactly those fields and leave everything else as the server sent it.
+ */
+import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { isRecord } from '../core/json.js';
+import type { CallToolResult, MCPToolDefinition } from './types.js';
+
+/** `tools/list` result: tools plus the cursor for the next page. */
+export interface ListToolsPage {
+  tools: MCPToolDefinition[];
+  nextCursor?: string;
+}
+
+function schema<T>(check: (value: unknown) => string | undefined): StandardSchemaV1<unknown, T> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'agentwire',
+      validate(value: unknown) {
+        const problem = check(value);
+        return problem === undefined ? { value: value as T } : { issues: [{ message: problem }] };
+      },
+    },
+  };
+}
+
+/** Checks a `tools/call` result: `content` an array of objects with a string `type`. */
+export const callToolResultSchema = schema<CallToolResult>((value) => {
+  if (!isRecord(value)) return 'result is not an object';
+  const { content, structuredContent, isError } = value;
+  // 2025-06-18+ servers may omit content when they return structuredContent; normalise in the caller.
+  if (content !== undefined) {
+    if (!Array.isArray(content)) return '"content" is not an array';
+    for (const [index, block] of content.entries()) {
+      if (!isRecord(block) || typeof block.type !== 'string') return `content[${index}] has no string "type"`;
+    }
+  }
+  if (structuredContent !== undefined && !isRecord(structuredContent)) return '"structuredContent" is not an object';
+  if (isError !== undefined && typeof isError !== 'boolean') return '"isError" is not a boolean';
+  return undefined;
+});
+
+/** Checks a `tools/list` page: each tool has a string name and an object `inputSchema`. */
+export const listToolsResultSchema = schema<ListToolsPage>((value) => {
+  if (!isRecord(value)) return 'result is not an object';
+  if (!Array.isArray(value.tools)) return '"tools" is not an array';
+  for (const [index, tool] of value.tools.entries()) {
+    if (!isRecord(tool) || typeof tool.name !== 'string') return `tools[${index}] has no string "name"`;
+    if (!isRecord(tool.inputSchema)) return `tool "${tool.name}" has no object "inputSchema"`;
+  }
+  if (value.nextCursor !== undefined && typeof value.nextCursor !== 'string') return '"nextCursor" is not a string';
+  return undefined;
+});

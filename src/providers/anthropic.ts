@@ -1,0 +1,187 @@
+/**
+ * Anthropic Messages API adapter (`@anthropic-ai/sdk`): streaming, tool use, `is_error` tool results.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import type { JsonSchema } from '../core/json.js';
+import { ModelError, toModelError } from './errors.js';
+import { parseToolArguments } from './json-args.js';
+import type {
+  AssistantMessage,
+  Message,
+  Model,
+  ModelEvent,
+  ModelRequest,
+  ModelToolSpec,
+  StopReason,
+  TextPart,
+  ToolCallPart,
+  Usage,
+} from './model.js';
+import { normalizeSchema } from './schema.js';
+
+/** Options of {@link anthropic}. */
+export interface AnthropicModelOptions {
+  /** Model id, e.g. `claude-sonnet-4-5`. */
+  model: string;
+  /** Defaults to the `ANTHROPIC_API_KEY` environment variable (read by the SDK). */
+  apiKey?: string;
+  /** Defaults to `ANTHROPIC_BASE_URL`, else the SDK's `https://api.anthropic.com`. */
+  baseURL?: string;
+  /** `max_tokens` of each request when the request does not set one. Default 4096. */
+  maxTokens?: number;
+  /** SDK retries on 408/409/429/5xx and connection errors. Default 2 (the SDK's). */
+  maxRetries?: number;
+  /** SDK request timeout in ms. Default: the SDK's (10 minutes). */
+  timeout?: number;
+}
+
+/** Creates a {@link Model} for the Anthropic Messages API. */
+export function anthropic(options: AnthropicModelOptions): Model {
+  return new AnthropicModel(options);
+}
+
+type Stream = AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
+
+class AnthropicModel implements Model {
+  readonly provider = 'anthropic';
+  readonly id: string;
+  readonly #client: Anthropic;
+  readonly #maxTokens: number;
+
+  constructor(options: AnthropicModelOptions) {
+    this.id = options.model;
+    this.#maxTokens = options.maxTokens ?? 4096;
+    this.#client = new Anthropic({
+      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+    });
+  }
+
+  normalizeToolSchema(schema: JsonSchema): JsonSchema {
+    return normalizeSchema(schema, 'anthropic');
+  }
+
+  async *stream(request: ModelRequest): AsyncIterable<ModelEvent> {
+    let events: Stream;
+    try {
+      events = await this.#client.messages.create(
+        {
+          model: this.id,
+          max_tokens: request.maxTokens ?? this.#maxTokens,
+          messages: toAnthropicMessages(request.messages),
+          stream: true,
+          ...(request.system ? { system: request.system } : {}),
+          ...(request.tools.length > 0 ? { tools: request.tools.map(toAnthropicTool) } : {}),
+        },
+        request.signal === undefined ? {} : { signal: request.signal },
+      );
+    } catch (error) {
+      throw toModelError(error, this.provider, request.signal);
+    }
+    try {
+      for await (const event of readStream(events)) {
+        // The SDKs may end an aborted stream quietly instead of throwing; never pass a truncated response on.
+        request.signal?.throwIfAborted();
+        yield event;
+      }
+    } catch (error) {
+      throw toModelError(error, this.provider, request.signal);
+    }
+  }
+}
+
+/** Accumulates the SSE events of one response (Anthropic "Streaming Messages"). */
+async function* readStream(events: Stream): AsyncIterable<ModelEvent> {
+  const blocks = new Map<number, TextPart | (ToolCallPart & { kind: 'tool' })>();
+  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  let stopReason: StopReason = 'other';
+  let stopped = false;
+  for await (const event of events) {
+    switch (event.type) {
+      case 'message_start':
+        usage.inputTokens = event.message.usage.input_tokens;
+        usage.outputTokens = event.message.usage.output_tokens;
+        break;
+      case 'content_block_start': {
+        const block = event.content_block;
+        if (block.type === 'text') blocks.set(event.index, { type: 'text', text: block.text });
+        if (block.type === 'tool_use') {
+          blocks.set(event.index, { type: 'tool_call', kind: 'tool', id: block.id, name: block.name, arguments: '' });
+        }
+        break;
+      }
+      case 'content_block_delta': {
+        const block = blocks.get(event.index);
+        if (event.delta.type === 'text_delta' && block?.type === 'text') {
+          block.text += event.delta.text;
+          yield { type: 'text_delta', text: event.delta.text };
+        }
+        if (event.delta.type === 'input_json_delta' && block?.type === 'tool_call') {
+          block.arguments += event.delta.partial_json;
+        }
+        break;
+      }
+      case 'message_delta':
+        stopReason = toStopReason(event.delta.stop_reason);
+        usage.outputTokens = event.usage.output_tokens;
+        if (typeof event.usage.input_tokens === 'number') usage.inputTokens = event.usage.input_tokens;
+        break;
+      case 'message_stop':
+        stopped = true;
+        break;
+    }
+  }
+  if (!stopped) throw new ModelError('bad_response', 'anthropic stream ended before message_stop');
+  yield { type: 'response', message: toAssistantMessage(blocks), stopReason, usage };
+}
+
+function toAssistantMessage(blocks: Map<number, TextPart | (ToolCallPart & { kind: 'tool' })>): AssistantMessage {
+  const ordered = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block);
+  const content = ordered.map((block): TextPart | ToolCallPart =>
+    block.type === 'text' ? block : { type: 'tool_call', id: block.id, name: block.name, arguments: block.arguments },
+  );
+  return { role: 'assistant', content };
+}
+
+function toStopReason(reason: string | null): StopReason {
+  if (reason === 'end_turn' || reason === 'stop_sequence') return 'end_turn';
+  if (reason === 'tool_use') return 'tool_use';
+  if (reason === 'max_tokens') return 'max_tokens';
+  return 'other';
+}
+
+function toAnthropicTool(tool: ModelToolSpec): Anthropic.Messages.Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputSchema as Anthropic.Messages.Tool.InputSchema,
+  };
+}
+
+function toAnthropicMessages(messages: readonly Message[]): Anthropic.Messages.MessageParam[] {
+  return messages.map((message): Anthropic.Messages.MessageParam => {
+    if (message.role === 'user') return { role: 'user', content: message.content };
+    if (message.role === 'tool') {
+      return {
+        role: 'user',
+        content: message.results.map((r) => ({
+          type: 'tool_result',
+          tool_use_id: r.toolCallId,
+          content: r.content,
+          is_error: r.isError,
+        })),
+      };
+    }
+    // Anthropic rejects empty text blocks, which a turn made only of tool calls can leave behind.
+    const content = message.content
+      .filter((part) => part.type !== 'text' || part.text !== '')
+      .map((part): Anthropic.Messages.ContentBlockParam =>
+        part.type === 'text'
+          ? { type: 'text', text: part.text }
+          : { type: 'tool_use', id: part.id, name: part.name, input: parseToolArguments(part.arguments) ?? {} },
+      );
+    return { role: 'assistant', content };
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * Errors a model adapter throws besides aborts. The vendor SDK's error is kept on `cause`.
+ */
+
+/**
+ * Why a model could not be used.
+ * - `not_configured`: no provider is configured (no API key in the environment or options).
+ * - `bad_response`: the vendor's stream ended without a complete response, or was malformed.
+ * - `request_failed`: the vendor SDK rejected the request (HTTP status on `status` when there was one).
+ */
+export type ModelErrorKind = 'not_configured' | 'bad_response' | 'request_failed';
+
+/** A model request failed; switch on `kind`; the vendor SDK's error is on `cause`. */
+export class ModelError extends Error {
+  override name = 'ModelError';
+  readonly kind: ModelErrorKind;
+  /** `anthropic`, `openai`, … */
+  readonly provider: string | undefined;
+  /** The HTTP status of the vendor's answer, when it answered with one. */
+  readonly status: number | undefined;
+
+  constructor(
+    kind: ModelErrorKind,
+    message: string,
+    options: { provider?: string; status?: number | undefined; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = kind;
+    this.provider = options.provider;
+    this.status = options.status;
+  }
+}
+
+/**
+ * Turns whatever a vendor SDK threw into what adapters promise: when the request's signal fired, a
+ * `DOMException` named `AbortError` (the platform's convention, whatever class the SDK used); otherwise a
+ * {@link ModelError} of kind `request_failed` naming the provider and HTTP status. Never includes request
+ * headers (API keys) in the message.
+ */
+export function toModelError(error: unknown, provider: string, signal: AbortSignal | undefined): Error {
+  if (signal?.aborted) {
+    const abort = new DOMException(`${provider} model stream aborted`, 'AbortError');
+    return Object.assign(abort, { cause: signal.reason });
+  }
+  if (error instanceof ModelError) return error;
+  const status = statusOf(error);
+  const detail = error instanceof Error ? error.message : String(error);
+  const where = status === undefined ? '' : ` (HTTP ${status})`;
+  return new ModelError('request_failed', `${provider} request failed${where}: ${detail}`, {
+    provider,
+    status,
+    cause: error,
+  });
+}
+
+function statusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null || !('status' in error)) return undefined;
+  return typeof error.status === 'number' ? error.status : undefined;
+}

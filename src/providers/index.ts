@@ -1,0 +1,21 @@
+/** Model providers: one small interface, one adapter per vendor. */
+export { type AnthropicModelOptions, anthropic } from './anthropic.js';
+export { DEFAULT_ANTHROPIC_MODEL, DEFAULT_OPENAI_MODEL, modelFromEnv } from './env.js';
+export { ModelError, type ModelErrorKind } from './errors.js';
+export type {
+  AssistantMessage,
+  Message,
+  Model,
+  ModelEvent,
+  ModelRequest,
+  ModelToolSpec,
+  StopReason,
+  TextPart,
+  ToolCallPart,
+  ToolResult,
+  ToolResultsMessage,
+  Usage,
+  UserMessage,
+} from './model.js';
+export { type OpenAIModelOptions, openai } from './openai.js';
+export { normalizeSchema, SchemaConversionError, type SchemaDialect } from './schema.js';
