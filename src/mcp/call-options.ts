@@ -27,7 +27,9 @@ export interface MCPCallOptionsContext {
 }
 
 /** Client-wide defaults: fixed, or resolved per call. */
-export type MCPCallOptionsSource = MCPToolCallOptions | ((context: MCPCallOptionsContext) => MCPToolCallOptions);
+export type MCPCallOptionsSource =
+  | MCPToolCallOptions
+  | ((context: MCPCallOptionsContext) => MCPToolCallOptions);
 
 /**
  * Layers `overrides` over the defaults for `toolName`. A key set to `undefined` in the overrides does not

@@ -4,24 +4,30 @@
  * discovery and refresh on `notifications/tools/list_changed`, and the call path (options, errors,
  * rendering). The wire work is done by a {@link Session} per connection.
  */
+
+import { VERSION } from '../core/version.js';
 import { type MCPCallOptionsSource, type MCPToolCallOptions, resolveCallOptions } from './call-options.js';
 import { renderCallToolResult, renderCallToolResultText } from './content.js';
 import { toCallError } from './error-mapping.js';
 import { MCPCallError, MCPToolError } from './errors.js';
 import { type MCPClientEvents, TypedEmitter } from './events.js';
 import type { MCPTool, MCPToolHost } from './mcp-tool.js';
-import { type MCPReconnectOptions, type ReconnectPolicy, backoffDelay, reconnectPolicy } from './reconnect.js';
+import {
+  backoffDelay,
+  type MCPReconnectOptions,
+  type ReconnectPolicy,
+  reconnectPolicy,
+} from './reconnect.js';
 import { Session, type SessionRequestOptions } from './session.js';
 import { ToolSet } from './tool-set.js';
 import {
+  httpTransportPlan,
   type MCPHttpServer,
   type MCPStdioServer,
-  type TransportPlan,
-  httpTransportPlan,
   stdioTransportPlan,
+  type TransportPlan,
 } from './transport-plan.js';
 import type { CallToolResult } from './types.js';
-import { VERSION } from '../core/version.js';
 
 /** Connection state (TypeScript seed, "Connection Loss and Reconnection"). */
 export type MCPClientState = 'disconnected' | 'connecting' | 'connected' | 'reconnecting' | 'failed';
@@ -173,7 +179,9 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       this.emit('connected', { tools: this.getTools() });
     } catch (error) {
       if (!abort.signal.aborted) this.#state = 'failed';
-      throw abort.signal.aborted ? this.#notConnected('connect', 'disconnect() was called while connecting') : error;
+      throw abort.signal.aborted
+        ? this.#notConnected('connect', 'disconnect() was called while connecting')
+        : error;
     } finally {
       this.#connectAbort = undefined;
     }
@@ -195,7 +203,10 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   }
 
   async #openSession(options: SessionRequestOptions): Promise<Session> {
-    const clientInfo = { name: this.#options.clientName ?? 'agentwire', version: this.#options.clientVersion ?? VERSION };
+    const clientInfo = {
+      name: this.#options.clientName ?? 'agentwire',
+      version: this.#options.clientVersion ?? VERSION,
+    };
     let lastError: unknown;
     for (const candidate of this.#plan.candidates) {
       let session: Session | undefined;
@@ -270,14 +281,18 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     } catch (error) {
       if (!this.#shouldRetry(error, resolved)) throw error;
       // The server lost this call with its connection (crash, expired session): once reconnected, send it again.
-      if (error instanceof MCPCallError && error.kind === 'session_expired') this.#onConnectionLost(session, error);
+      if (error instanceof MCPCallError && error.kind === 'session_expired')
+        this.#onConnectionLost(session, error);
       return request(await this.#sessionForCall(name, resolved, deadline));
     }
   }
 
   #shouldRetry(error: unknown, options: MCPToolCallOptions): boolean {
     if (!this.#policy.enabled || options.signal?.aborted) return false;
-    return error instanceof MCPCallError && (error.kind === 'connection_closed' || error.kind === 'session_expired');
+    return (
+      error instanceof MCPCallError &&
+      (error.kind === 'connection_closed' || error.kind === 'session_expired')
+    );
   }
 
   /** The session to call on, waiting for a connect or reconnect in flight (bounded by the deadline). */
@@ -298,12 +313,18 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       const ms = deadline - Date.now();
       timer = setTimeout(() => {
         const reason = `timed out after ${options.timeout ?? 60_000} ms waiting for the connection`;
-        reject(new MCPCallError('timeout', `MCP server "${this.name}": tools/call "${toolName}" failed: ${reason}`, {
-          server: this.name,
-          method: 'tools/call',
-          toolName,
-          timeoutMs: options.timeout ?? 60_000,
-        }));
+        reject(
+          new MCPCallError(
+            'timeout',
+            `MCP server "${this.name}": tools/call "${toolName}" failed: ${reason}`,
+            {
+              server: this.name,
+              method: 'tools/call',
+              toolName,
+              timeoutMs: options.timeout ?? 60_000,
+            },
+          ),
+        );
       }, ms);
       onAbort = () => reject(toCallError(options.signal?.reason, context));
       options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -423,11 +444,15 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   #notConnected(method: string, reason: string, toolName?: string): MCPCallError {
     const tool = toolName === undefined ? '' : ` "${toolName}"`;
-    return new MCPCallError('not_connected', `MCP server "${this.name}": ${method}${tool} failed: ${reason}`, {
-      server: this.name,
-      method,
-      toolName,
-    });
+    return new MCPCallError(
+      'not_connected',
+      `MCP server "${this.name}": ${method}${tool} failed: ${reason}`,
+      {
+        server: this.name,
+        method,
+        toolName,
+      },
+    );
   }
 }
 

@@ -87,7 +87,8 @@ export function renderCallToolResult(result: CallToolResult): unknown {
   const structured = result.structuredContent;
   if (blocks.length === 0) return structured ?? '';
   const text = blocks.map(renderContentBlock).join('\n');
-  if (structured !== undefined && blocks.every(isBinaryBlock)) return `${text}\n${JSON.stringify(structured)}`;
+  if (structured !== undefined && blocks.every(isBinaryBlock))
+    return `${text}\n${JSON.stringify(structured)}`;
   return text;
 }
 

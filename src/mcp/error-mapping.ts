@@ -50,7 +50,9 @@ export function toCallError(error: unknown, context: FailureContext): MCPCallErr
     return make(error.kind, reason, context, { ...error.details(), cause: error.cause ?? error });
   }
   if (error instanceof ProtocolError) {
-    return make('jsonrpc', `server returned JSON-RPC error ${error.code}: ${error.message}`, context, {
+    // The SDK prefixes "MCP error <code>: "; the code is already in our message.
+    const text = error.message.replace(/^MCP error -?\d+: /, '');
+    return make('jsonrpc', `server returned JSON-RPC error ${error.code}: ${text}`, context, {
       code: error.code,
       data: error.data,
       cause: error,

@@ -6,10 +6,10 @@ export {
   type MCPToolCallOptions,
 } from './call-options.js';
 export {
+  MCPClient,
   type MCPClientOptions,
   type MCPClientState,
   type MCPFormatResultContext,
-  MCPClient,
 } from './client.js';
 export {
   base64DecodedSize,

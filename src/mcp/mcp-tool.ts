@@ -11,7 +11,11 @@ import type { CallToolResult, MCPToolDefinition } from './types.js';
 /** What an `MCPTool` needs from its client: a way to call, and how to present the result. */
 export interface MCPToolHost {
   readonly name: string;
-  callTool(name: string, input: Record<string, unknown>, options?: MCPToolCallOptions): Promise<CallToolResult>;
+  callTool(
+    name: string,
+    input: Record<string, unknown>,
+    options?: MCPToolCallOptions,
+  ): Promise<CallToolResult>;
   /** Renders a result for the model, or throws `MCPToolError` for `isError` results (per client options). */
   presentResult(toolName: string, result: CallToolResult): unknown;
 }

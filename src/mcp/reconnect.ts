@@ -32,7 +32,11 @@ export function reconnectPolicy(options: MCPReconnectOptions | undefined): Recon
  * The delay before attempt `attempt` (1-based): `initialDelayMs · 2^(attempt-1)`, capped at `maxDelayMs`,
  * then scaled by a random factor in [0.5, 1] ("equal jitter"). `random` is injectable for tests.
  */
-export function backoffDelay(policy: ReconnectPolicy, attempt: number, random: () => number = Math.random): number {
+export function backoffDelay(
+  policy: ReconnectPolicy,
+  attempt: number,
+  random: () => number = Math.random,
+): number {
   const exponential = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(exponential * (0.5 + random() * 0.5));
 }

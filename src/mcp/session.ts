@@ -4,7 +4,7 @@
  * new one to reconnect; a session is never reopened.
  */
 import { Client, type RequestOptions } from '@modelcontextprotocol/client';
-import { type FailureContext, closed, toCallError } from './error-mapping.js';
+import { closed, type FailureContext, toCallError } from './error-mapping.js';
 import type { MCPCallError } from './errors.js';
 import type { AgentwireTransport } from './transports/transport.js';
 import type { CallToolResult, Implementation, MCPToolDefinition, Progress } from './types.js';
@@ -32,7 +32,11 @@ export interface SessionHooks {
 /** Builds a fresh transport for one connection attempt. */
 export type TransportFactory = () => AgentwireTransport;
 
-function progressOf(p: { progress: number; total?: number | undefined; message?: string | undefined }): Progress {
+function progressOf(p: {
+  progress: number;
+  total?: number | undefined;
+  message?: string | undefined;
+}): Progress {
   const out: Progress = { progress: p.progress };
   if (p.total !== undefined) out.total = p.total;
   if (p.message !== undefined) out.message = p.message;
@@ -93,7 +97,11 @@ export class Session {
     try {
       await sdk.connect(transport, sdkOptions(options));
     } catch (error) {
-      const failure = session.#fail(error, { method: 'initialize', signal: options.signal, timeoutMs: options.timeout });
+      const failure = session.#fail(error, {
+        method: 'initialize',
+        signal: options.signal,
+        timeoutMs: options.timeout,
+      });
       await session.close();
       throw failure;
     }
@@ -136,7 +144,11 @@ export class Session {
       const params = cursor === undefined ? {} : { cursor };
       let result: { tools: MCPToolDefinition[]; nextCursor?: string };
       try {
-        result = await this.#sdk.request({ method: 'tools/list', params }, listToolsResultSchema, sdkOptions(options));
+        result = await this.#sdk.request(
+          { method: 'tools/list', params },
+          listToolsResultSchema,
+          sdkOptions(options),
+        );
       } catch (error) {
         throw this.#fail(error, { method: 'tools/list', signal: options.signal, timeoutMs: options.timeout });
       }

@@ -5,10 +5,10 @@
  */
 import path from 'node:path';
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
-import { LegacySSETransport, isLegacyFallbackError } from './transports/legacy-sse.js';
+import type { TransportFactory } from './session.js';
+import { isLegacyFallbackError, LegacySSETransport } from './transports/legacy-sse.js';
 import { StdioTransport } from './transports/stdio.js';
 import { StreamableHTTPTransport } from './transports/streamable-http.js';
-import type { TransportFactory } from './session.js';
 
 /** A local server started as a child process (TypeScript seed, `MCPClient.fromStdio(config)`). */
 export interface MCPStdioServer {
@@ -61,7 +61,21 @@ export interface TransportPlan {
   candidates: TransportCandidate[];
 }
 
-const RUNNERS = new Set(['node', 'npx', 'bun', 'bunx', 'deno', 'python', 'python3', 'uv', 'uvx', 'pnpm', 'yarn', 'sh', 'bash']);
+const RUNNERS = new Set([
+  'node',
+  'npx',
+  'bun',
+  'bunx',
+  'deno',
+  'python',
+  'python3',
+  'uv',
+  'uvx',
+  'pnpm',
+  'yarn',
+  'sh',
+  'bash',
+]);
 
 /** `server-everything` for `node …/server-everything/dist/index.js`, `server-filesystem` for `npx -y @x/server-filesystem /tmp`. */
 export function nameFromCommand(command: string, args: readonly string[] = []): string {
@@ -82,7 +96,10 @@ export function stdioTransportPlan(server: MCPStdioServer, name: string | undefi
   };
 }
 
-export function httpTransportPlan(url: string | URL, options: MCPHttpServer & { name?: string }): TransportPlan {
+export function httpTransportPlan(
+  url: string | URL,
+  options: MCPHttpServer & { name?: string },
+): TransportPlan {
   const target = new URL(url);
   const serverName = options.name ?? target.host;
   const shared = {
@@ -104,6 +121,7 @@ export function httpTransportPlan(url: string | URL, options: MCPHttpServer & { 
   if (mode === 'sse') return { defaultName: serverName, candidates: [legacy] };
   if (mode === 'streamable-http') return { defaultName: serverName, candidates: [streamable] };
   streamable.fallBackOn = isLegacyFallbackError;
-  streamable.fallbackNote = 'initialize over Streamable HTTP was refused; trying the 2024-11-05 HTTP+SSE transport';
+  streamable.fallbackNote =
+    'initialize over Streamable HTTP was refused; trying the 2024-11-05 HTTP+SSE transport';
   return { defaultName: serverName, candidates: [streamable, legacy] };
 }

@@ -40,7 +40,8 @@ export const callToolResultSchema = schema<CallToolResult>((value) => {
       if (!isRecord(block) || typeof block.type !== 'string') return `content[${index}] has no string "type"`;
     }
   }
-  if (structuredContent !== undefined && !isRecord(structuredContent)) return '"structuredContent" is not an object';
+  if (structuredContent !== undefined && !isRecord(structuredContent))
+    return '"structuredContent" is not an object';
   if (isError !== undefined && typeof isError !== 'boolean') return '"isError" is not a boolean';
   return undefined;
 });
@@ -53,6 +54,7 @@ export const listToolsResultSchema = schema<ListToolsPage>((value) => {
     if (!isRecord(tool) || typeof tool.name !== 'string') return `tools[${index}] has no string "name"`;
     if (!isRecord(tool.inputSchema)) return `tool "${tool.name}" has no object "inputSchema"`;
   }
-  if (value.nextCursor !== undefined && typeof value.nextCursor !== 'string') return '"nextCursor" is not a string';
+  if (value.nextCursor !== undefined && typeof value.nextCursor !== 'string')
+    return '"nextCursor" is not a string';
   return undefined;
 });

@@ -12,12 +12,27 @@ const b64 = (bytes: number) => Buffer.alloc(bytes, 7).toString('base64');
 describe('renderContentBlock', () => {
   const cases: [string, ContentBlock, string][] = [
     ['text verbatim', { type: 'text', text: 'line 1\n  line 2 ' }, 'line 1\n  line 2 '],
-    ['an image as a placeholder with decoded size', { type: 'image', data: b64(25088), mimeType: 'image/png' }, '[image content: image/png, 24.5 KB]'],
-    ['audio as a placeholder', { type: 'audio', data: b64(300), mimeType: 'audio/wav' }, '[audio content: audio/wav, 300 B]'],
-    ['a big image in MB', { type: 'image', data: b64(3 * 1024 * 1024), mimeType: 'image/jpeg' }, '[image content: image/jpeg, 3.0 MB]'],
+    [
+      'an image as a placeholder with decoded size',
+      { type: 'image', data: b64(25088), mimeType: 'image/png' },
+      '[image content: image/png, 24.5 KB]',
+    ],
+    [
+      'audio as a placeholder',
+      { type: 'audio', data: b64(300), mimeType: 'audio/wav' },
+      '[audio content: audio/wav, 300 B]',
+    ],
+    [
+      'a big image in MB',
+      { type: 'image', data: b64(3 * 1024 * 1024), mimeType: 'image/jpeg' },
+      '[image content: image/jpeg, 3.0 MB]',
+    ],
     [
       'a text resource inlined under its URI',
-      { type: 'resource', resource: { uri: 'file:///tmp/notes.md', mimeType: 'text/markdown', text: '# Notes' } },
+      {
+        type: 'resource',
+        resource: { uri: 'file:///tmp/notes.md', mimeType: 'text/markdown', text: '# Notes' },
+      },
       '[resource: file:///tmp/notes.md, text/markdown]\n# Notes',
     ],
     [
@@ -27,7 +42,10 @@ describe('renderContentBlock', () => {
     ],
     [
       'a blob resource as a placeholder',
-      { type: 'resource', resource: { uri: 'file:///x.bin', mimeType: 'application/octet-stream', blob: b64(2048) } },
+      {
+        type: 'resource',
+        resource: { uri: 'file:///x.bin', mimeType: 'application/octet-stream', blob: b64(2048) },
+      },
       '[resource: file:///x.bin, application/octet-stream, 2.0 KB]',
     ],
     [
@@ -48,7 +66,10 @@ describe('renderCallToolResult', () => {
       content: [
         { type: 'text', text: 'Here is the chart:' },
         { type: 'image', data: b64(25088), mimeType: 'image/png' },
-        { type: 'resource', resource: { uri: 'file:///tmp/notes.md', mimeType: 'text/markdown', text: '# Notes' } },
+        {
+          type: 'resource',
+          resource: { uri: 'file:///tmp/notes.md', mimeType: 'text/markdown', text: '# Notes' },
+        },
       ],
     };
     expect(renderCallToolResult(result)).toBe(
