@@ -12,6 +12,7 @@ import { toCallError } from './error-mapping.js';
 import { MCPCallError, MCPToolError } from './errors.js';
 import { type MCPClientEvents, TypedEmitter } from './events.js';
 import type { MCPTool, MCPToolHost } from './mcp-tool.js';
+import { outputSchemaMismatch } from './output-schema.js';
 import {
   backoffDelay,
   type MCPReconnectOptions,
@@ -55,6 +56,11 @@ export interface MCPClientOptions {
   formatResult?: (result: CallToolResult, context: MCPFormatResultContext) => unknown;
   /** Automatic reconnection. Default `{ enabled: false }`. */
   reconnect?: MCPReconnectOptions;
+  /**
+   * Check `structuredContent` against a tool's `outputSchema` in `execute`; a mismatch is thrown as an
+   * `MCPToolError` naming it (see output-schema.ts for why). `callTool()` is never affected. Default true.
+   */
+  validateOutput?: boolean;
   /** Re-discover tools on `notifications/tools/list_changed`. Default true. */
   refreshToolsOnListChanged?: boolean;
   /** Quiet period in ms that a burst of `list_changed` notifications is folded into. Default 20. */
@@ -345,13 +351,21 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * @throws MCPToolError when `isError` is set and `throwOnToolError` is on (default).
    */
   presentResult(toolName: string, result: CallToolResult): unknown {
-    if (result.isError === true && this.#options.throwOnToolError !== false) {
-      const text = renderCallToolResultText(result);
-      throw new MCPToolError(`Tool "${toolName}" on MCP server "${this.name}" failed: ${text}`, {
-        toolName,
-        result,
-        server: this.name,
-      });
+    const mismatch =
+      this.#options.validateOutput === false
+        ? undefined
+        : outputSchemaMismatch(this.#tools.get(toolName)?.definition.outputSchema, result);
+    const failure = mismatch ?? (result.isError === true ? renderCallToolResultText(result) : undefined);
+    if (failure !== undefined) {
+      if (this.#options.throwOnToolError !== false) {
+        throw new MCPToolError(`Tool "${toolName}" on MCP server "${this.name}" failed: ${failure}`, {
+          toolName,
+          result,
+          server: this.name,
+        });
+      }
+      if (mismatch !== undefined && !this.#options.formatResult)
+        return `${renderCallToolResultText(result)}\n[error: ${mismatch}]`;
     }
     if (this.#options.formatResult) return this.#options.formatResult(result, { toolName });
     return renderCallToolResult(result);

@@ -105,7 +105,23 @@ export class Session {
       await session.close();
       throw failure;
     }
+    session.#keepNotificationsAheadOfResponses();
     return session;
+  }
+
+  /**
+   * The SDK dispatches a notification on a microtask but a response synchronously, so when a server's last
+   * `notifications/progress` and its response arrive together, the response wins, the progress handler is
+   * gone, and the notification is dropped (an "unknown token" error). Deferring responses by one microtask
+   * restores wire order: everything received before a response is handled before it.
+   */
+  #keepNotificationsAheadOfResponses(): void {
+    const deliver = this.#transport.onmessage;
+    if (!deliver) return;
+    this.#transport.onmessage = (message, extra) => {
+      if ('id' in message && !('method' in message)) queueMicrotask(() => deliver(message, extra));
+      else deliver(message, extra);
+    };
   }
 
   /** The server's name and version from the handshake. */

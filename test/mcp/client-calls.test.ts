@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MCPClient } from '../../src/mcp/client.js';
 import { MCPCallError } from '../../src/mcp/errors.js';
 import type { Progress } from '../../src/mcp/types.js';
-import { readLog, scripted, tempDir, waitUntil } from '../helpers.js';
+import { everythingStdio, readLog, scripted, tempDir, waitUntil } from '../helpers.js';
 
 const open: MCPClient[] = [];
 const cleanups: (() => void)[] = [];
@@ -138,5 +138,33 @@ describe('call options', () => {
     expect((error.cause as Error).message).toBe('turn cancelled');
     expect(defaultController.signal.aborted).toBe(false);
     await waitUntil(() => cancelled().length === 1, 2000, 'notifications/cancelled');
+  });
+});
+
+describe('progress from server-everything', () => {
+  it('reports every step of trigger-long-running-operation to onprogress and through Tool.execute', async () => {
+    const client = MCPClient.fromStdio(everythingStdio());
+    open.push(client);
+    await client.connect();
+    const seen: Progress[] = [];
+    const result = await client.callTool(
+      'trigger-long-running-operation',
+      { duration: 1, steps: 4 },
+      { onprogress: (p) => seen.push(p) },
+    );
+    expect(seen.map((p) => [p.progress, p.total])).toEqual([
+      [1, 4],
+      [2, 4],
+      [3, 4],
+      [4, 4],
+    ]);
+    expect(result.content[0]).toEqual({
+      type: 'text',
+      text: 'Long running operation completed. Duration: 1 seconds, Steps: 4.',
+    });
+    const viaTool: Progress[] = [];
+    const tool = client.getTools().find((t) => t.name === 'trigger-long-running-operation')!;
+    await tool.execute({ duration: 1, steps: 2 }, { onProgress: (p) => viaTool.push(p) });
+    expect(viaTool.map((p) => p.progress)).toEqual([1, 2]);
   });
 });
