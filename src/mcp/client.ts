@@ -19,7 +19,8 @@ import {
   type ReconnectPolicy,
   reconnectPolicy,
 } from './reconnect.js';
-import { Session, type SessionRequestOptions } from './session.js';
+import type { MCPServerRequestHandlers } from './server-requests.js';
+import { Session, type SessionHooks, type SessionRequestOptions } from './session.js';
 import { ToolSet } from './tool-set.js';
 import {
   httpTransportPlan,
@@ -28,7 +29,17 @@ import {
   stdioTransportPlan,
   type TransportPlan,
 } from './transport-plan.js';
-import type { CallToolResult } from './types.js';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Root,
+} from './types.js';
+import { anyObjectSchema, objectWithArraySchema } from './wire-schemas.js';
 
 /** Connection state (TypeScript seed, "Connection Loss and Reconnection"). */
 export type MCPClientState = 'disconnected' | 'connecting' | 'connected' | 'reconnecting' | 'failed';
@@ -39,7 +50,7 @@ export interface MCPFormatResultContext {
 }
 
 /** Options shared by `fromStdio` and `fromUrl` (TypeScript seed, "Client options"). */
-export interface MCPClientOptions {
+export interface MCPClientOptions extends MCPServerRequestHandlers {
   /** The server's name in errors, events and tool prefixes. Default: derived from the command or URL host. */
   name?: string;
   /** `clientInfo.name` sent in `initialize`. Default `"agentwire"`. */
@@ -65,6 +76,16 @@ export interface MCPClientOptions {
   refreshToolsOnListChanged?: boolean;
   /** Quiet period in ms that a burst of `list_changed` notifications is folded into. Default 20. */
   listChangedDebounceMs?: number;
+  /** Ask the server for log messages at this level and above after each connect (`logging/setLevel`). */
+  logLevel?: LoggingLevel;
+}
+
+/** Options for requests other than `tools/call`. */
+export interface MCPRequestOptions {
+  /** Cancels the request. */
+  signal?: AbortSignal;
+  /** Timeout in ms. Default: the client's `connectTimeout` (60 000). */
+  timeout?: number;
 }
 
 interface Deferred {
@@ -103,6 +124,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   #refreshAgain = false;
   #listChangedTimer: NodeJS.Timeout | undefined;
   #warnedUnadvertised = false;
+  #roots: Root[] | undefined;
 
   private constructor(plan: TransportPlan, options: MCPClientOptions) {
     super();
@@ -111,6 +133,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     this.#options = options;
     this.#policy = reconnectPolicy(options.reconnect);
     this.#callDefaults = options.callOptions;
+    this.#roots = options.roots;
     this.#tools = new ToolSet(this);
   }
 
@@ -199,6 +222,13 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     const session = await this.#openSession(options);
     try {
       const definitions = await session.listTools(options);
+      if (this.#options.logLevel)
+        await session.request(
+          'logging/setLevel',
+          { level: this.#options.logLevel },
+          anyObjectSchema,
+          options,
+        );
       if (signal.aborted) throw this.#notConnected('connect', 'disconnect() was called while connecting');
       this.#session = session;
       return this.#applyTools(this.#tools.replace(definitions));
@@ -216,17 +246,22 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     let lastError: unknown;
     for (const candidate of this.#plan.candidates) {
       let session: Session | undefined;
-      const hooks = {
+      const current = () => session !== undefined && session === this.#session;
+      const hooks: SessionHooks = {
         onUnexpectedClose: (error: MCPCallError) => {
           if (session) this.#onConnectionLost(session, error);
         },
         onToolListChanged: () => {
-          if (session && session === this.#session) this.#onToolListChanged(session);
+          if (session && current()) this.#onToolListChanged(session);
         },
         onError: (error: Error) => this.emit('error', error),
+        onServerLog: (message) => this.emit('serverLog', { ...message, server: this.name }),
+        onResourceUpdated: (uri) => this.emit('resourceUpdated', { uri }),
+        onListChanged: (list) => this.emit(list === 'resources' ? 'resourcesChanged' : 'promptsChanged', {}),
       };
+      const features = { ...this.#options, currentRoots: () => this.#roots ?? [] };
       try {
-        session = await Session.open(this.name, clientInfo, candidate.create, hooks, options);
+        session = await Session.open(this.name, clientInfo, candidate.create, hooks, options, features);
         return session;
       } catch (error) {
         lastError = error;
@@ -397,6 +432,103 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       this.#applyTools(this.#tools.replace(definitions));
     } while (this.#refreshAgain);
     return this.getTools();
+  }
+
+  /** The current session, or a `not_connected` error for `method`. */
+  #requireSession(method: string): Session {
+    if (this.#state === 'connected' && this.#session) return this.#session;
+    throw this.#notConnected(method, `not connected (state: ${this.#state})`);
+  }
+
+  #requestOptions(options: MCPRequestOptions = {}): SessionRequestOptions {
+    return { timeout: options.timeout ?? this.#options.connectTimeout ?? 60_000, signal: options.signal };
+  }
+
+  /**
+   * `resources/list`, every page (MCP spec 2025-11-25, "Resources").
+   * @throws MCPCallError (kind `jsonrpc` when the server has no resources capability)
+   */
+  listResources(options?: MCPRequestOptions): Promise<Resource[]> {
+    return this.#requireSession('resources/list').listAll(
+      'resources/list',
+      'resources',
+      this.#requestOptions(options),
+    );
+  }
+
+  /** `resources/templates/list`, every page. @throws MCPCallError */
+  listResourceTemplates(options?: MCPRequestOptions): Promise<ResourceTemplate[]> {
+    const session = this.#requireSession('resources/templates/list');
+    return session.listAll('resources/templates/list', 'resourceTemplates', this.#requestOptions(options));
+  }
+
+  /** `resources/read` of one URI: its text or blob contents. @throws MCPCallError */
+  readResource(uri: string, options?: MCPRequestOptions): Promise<ReadResourceResult> {
+    const schema = objectWithArraySchema<ReadResourceResult>('contents');
+    return this.#requireSession('resources/read').request(
+      'resources/read',
+      { uri },
+      schema,
+      this.#requestOptions(options),
+    );
+  }
+
+  /** `resources/subscribe`: `resourceUpdated` events follow for `uri`. @throws MCPCallError */
+  async subscribeResource(uri: string, options?: MCPRequestOptions): Promise<void> {
+    const session = this.#requireSession('resources/subscribe');
+    await session.request('resources/subscribe', { uri }, anyObjectSchema, this.#requestOptions(options));
+  }
+
+  /** `resources/unsubscribe`. @throws MCPCallError */
+  async unsubscribeResource(uri: string, options?: MCPRequestOptions): Promise<void> {
+    const session = this.#requireSession('resources/unsubscribe');
+    await session.request('resources/unsubscribe', { uri }, anyObjectSchema, this.#requestOptions(options));
+  }
+
+  /** `prompts/list`, every page (MCP spec 2025-11-25, "Prompts"). @throws MCPCallError */
+  listPrompts(options?: MCPRequestOptions): Promise<Prompt[]> {
+    return this.#requireSession('prompts/list').listAll(
+      'prompts/list',
+      'prompts',
+      this.#requestOptions(options),
+    );
+  }
+
+  /** `prompts/get` with string arguments. @throws MCPCallError */
+  getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    options?: MCPRequestOptions,
+  ): Promise<GetPromptResult> {
+    const schema = objectWithArraySchema<GetPromptResult>('messages');
+    const params = { name, arguments: args };
+    return this.#requireSession('prompts/get').request(
+      'prompts/get',
+      params,
+      schema,
+      this.#requestOptions(options),
+    );
+  }
+
+  /** `logging/setLevel`: the server sends `notifications/message` at `level` and above (`serverLog` events). */
+  async setLoggingLevel(level: LoggingLevel, options?: MCPRequestOptions): Promise<void> {
+    const session = this.#requireSession('logging/setLevel');
+    await session.request('logging/setLevel', { level }, anyObjectSchema, this.#requestOptions(options));
+  }
+
+  /** `ping`: resolves when the server answers. @throws MCPCallError */
+  async ping(options?: MCPRequestOptions): Promise<void> {
+    await this.#requireSession('ping').request('ping', {}, anyObjectSchema, this.#requestOptions(options));
+  }
+
+  /**
+   * Replaces the roots offered to the server and sends `notifications/roots/list_changed` when connected.
+   * Only meaningful when the client was created with a `roots` option (which declares the capability).
+   */
+  async setRoots(roots: Root[]): Promise<void> {
+    this.#roots = roots;
+    if (this.#options.roots && this.#state === 'connected')
+      await this.#session?.notify('notifications/roots/list_changed');
   }
 
   #onToolListChanged(session: Session): void {

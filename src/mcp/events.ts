@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { MCPTool } from './mcp-tool.js';
+import type { ServerLogMessage } from './types.js';
 
 /** Event names, for those who prefer constants (`mcp.on(MCPClientEvent.DISCONNECTED, …)`). */
 export const MCPClientEvent = {
@@ -14,6 +15,10 @@ export const MCPClientEvent = {
   RECONNECTED: 'reconnected',
   TOOLS_CHANGED: 'toolsChanged',
   LOG: 'log',
+  SERVER_LOG: 'serverLog',
+  RESOURCE_UPDATED: 'resourceUpdated',
+  RESOURCES_CHANGED: 'resourcesChanged',
+  PROMPTS_CHANGED: 'promptsChanged',
   ERROR: 'error',
 } as const;
 
@@ -43,6 +48,14 @@ export interface MCPClientEvents {
   toolsChanged: { tools: MCPTool[]; added: MCPTool[]; removed: MCPTool[]; changed: MCPTool[] };
   /** agentwire's own diagnostics about this connection (e.g. a server sending unadvertised notifications). */
   log: MCPClientLogEntry;
+  /** A `notifications/message` log entry from the server (see `logLevel` / `setLoggingLevel()`). */
+  serverLog: ServerLogMessage & { server: string };
+  /** `notifications/resources/updated` for a URI subscribed with `subscribeResource()`. */
+  resourceUpdated: { uri: string };
+  /** `notifications/resources/list_changed`: call `listResources()` again. */
+  resourcesChanged: Record<string, never>;
+  /** `notifications/prompts/list_changed`: call `listPrompts()` again. */
+  promptsChanged: Record<string, never>;
   /** Out-of-band transport or background errors. Emitted only when a listener is attached. */
   error: Error;
 }

@@ -3,12 +3,31 @@
  * handshake (MCP spec 2025-11-25, "Lifecycle") to close. `MCPClient` owns a session at a time and makes a
  * new one to reconnect; a session is never reopened.
  */
-import { Client, type RequestOptions } from '@modelcontextprotocol/client';
+import { Client, type RequestOptions, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { closed, type FailureContext, toCallError } from './error-mapping.js';
 import type { MCPCallError } from './errors.js';
+import {
+  applyElicitationDefaults,
+  clientCapabilities,
+  type MCPServerRequestHandlers,
+} from './server-requests.js';
 import type { AgentwireTransport } from './transports/transport.js';
-import type { CallToolResult, Implementation, MCPToolDefinition, Progress } from './types.js';
-import { callToolResultSchema, listToolsResultSchema } from './wire-schemas.js';
+import type {
+  CallToolResult,
+  CreateMessageParams,
+  ElicitParams,
+  Implementation,
+  MCPToolDefinition,
+  Progress,
+  Root,
+  ServerLogMessage,
+} from './types.js';
+import {
+  callToolResultSchema,
+  type ListPage,
+  listPageSchema,
+  listToolsResultSchema,
+} from './wire-schemas.js';
 
 /** Request options the session passes to the SDK (a subset of its `RequestOptions`). */
 export interface SessionRequestOptions {
@@ -27,6 +46,18 @@ export interface SessionHooks {
   onToolListChanged(): void;
   /** A non-fatal transport or protocol problem. */
   onError(error: Error): void;
+  /** `notifications/message` from the server. */
+  onServerLog?(message: ServerLogMessage): void;
+  /** `notifications/resources/updated` for a subscribed URI. */
+  onResourceUpdated?(uri: string): void;
+  /** `notifications/resources/list_changed` or `notifications/prompts/list_changed`. */
+  onListChanged?(list: 'resources' | 'prompts'): void;
+}
+
+/** What the client offers the server: handlers for its requests, and the current roots. */
+export interface SessionClientFeatures extends MCPServerRequestHandlers {
+  /** The roots to answer `roots/list` with, read at request time. */
+  currentRoots?: () => Root[];
 }
 
 /** Builds a fresh transport for one connection attempt. */
@@ -60,7 +91,7 @@ function sdkOptions(options: SessionRequestOptions): RequestOptions {
   return out;
 }
 
-/** Upper bound on `tools/list` pages, against a server whose cursors never end. */
+/** Upper bound on list pages, against a server whose cursors never end. */
 const MAX_LIST_PAGES = 10_000;
 
 export class Session {
@@ -85,15 +116,17 @@ export class Session {
     createTransport: TransportFactory,
     hooks: SessionHooks,
     options: SessionRequestOptions,
+    features: SessionClientFeatures = {},
   ): Promise<Session> {
     const transport = createTransport();
-    const sdk = new Client(clientInfo, { capabilities: {} });
+    const sdk = new Client(clientInfo, { capabilities: clientCapabilities(features) });
     const session = new Session(sdk, transport, server);
     sdk.onerror = (error) => hooks.onError(error);
     sdk.onclose = () => {
       if (!session.#closing) hooks.onUnexpectedClose(closed(session.#context('connection')));
     };
-    sdk.setNotificationHandler('notifications/tools/list_changed', () => hooks.onToolListChanged());
+    session.#routeNotifications(hooks);
+    session.#answerServerRequests(features);
     try {
       await sdk.connect(transport, sdkOptions(options));
     } catch (error) {
@@ -107,6 +140,46 @@ export class Session {
     }
     session.#keepNotificationsAheadOfResponses();
     return session;
+  }
+
+  #routeNotifications(hooks: SessionHooks): void {
+    const sdk = this.#sdk;
+    sdk.setNotificationHandler('notifications/tools/list_changed', () => hooks.onToolListChanged());
+    sdk.setNotificationHandler('notifications/message', (n) =>
+      hooks.onServerLog?.(n.params as ServerLogMessage),
+    );
+    sdk.setNotificationHandler('notifications/resources/updated', (n) =>
+      hooks.onResourceUpdated?.(n.params.uri),
+    );
+    sdk.setNotificationHandler('notifications/resources/list_changed', () =>
+      hooks.onListChanged?.('resources'),
+    );
+    sdk.setNotificationHandler('notifications/prompts/list_changed', () => hooks.onListChanged?.('prompts'));
+  }
+
+  #answerServerRequests(features: SessionClientFeatures): void {
+    const sdk = this.#sdk;
+    const server = this.#server;
+    const { onSampling, onElicitation, currentRoots } = features;
+    if (onSampling) {
+      sdk.setRequestHandler('sampling/createMessage', async (request, ctx) => {
+        const result = await onSampling(request.params as CreateMessageParams, {
+          server,
+          signal: ctx.mcpReq.signal,
+        });
+        return result as never;
+      });
+    }
+    if (onElicitation) {
+      sdk.setRequestHandler('elicitation/create', async (request, ctx) => {
+        const params = request.params as ElicitParams;
+        const result = await onElicitation(params, { server, signal: ctx.mcpReq.signal });
+        return applyElicitationDefaults(params, result) as never;
+      });
+    }
+    if (features.roots) {
+      sdk.setRequestHandler('roots/list', () => ({ roots: currentRoots?.() ?? features.roots ?? [] }));
+    }
   }
 
   /**
@@ -152,29 +225,59 @@ export class Session {
    * `tools/list`, following `nextCursor` through every page (MCP spec 2025-11-25, "Pagination").
    * @throws MCPCallError
    */
-  async listTools(options: SessionRequestOptions): Promise<MCPToolDefinition[]> {
-    const tools: MCPToolDefinition[] = [];
+  listTools(options: SessionRequestOptions): Promise<MCPToolDefinition[]> {
+    return this.listAll<MCPToolDefinition>('tools/list', 'tools', options, listToolsResultSchema);
+  }
+
+  /**
+   * Any paginated list (`resources/list` → `resources`, `prompts/list` → `prompts`, …), every page.
+   * A repeated cursor ends the walk, against servers whose cursors loop.
+   * @throws MCPCallError
+   */
+  async listAll<T>(
+    method: string,
+    key: string,
+    options: SessionRequestOptions,
+    schema: StandardSchemaV1<unknown, ListPage<T>> = listPageSchema<T>(key),
+  ): Promise<T[]> {
+    const items: T[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
       const params = cursor === undefined ? {} : { cursor };
-      let result: { tools: MCPToolDefinition[]; nextCursor?: string };
-      try {
-        result = await this.#sdk.request(
-          { method: 'tools/list', params },
-          listToolsResultSchema,
-          sdkOptions(options),
-        );
-      } catch (error) {
-        throw this.#fail(error, { method: 'tools/list', signal: options.signal, timeoutMs: options.timeout });
-      }
-      tools.push(...result.tools);
+      const result = await this.request(method, params, schema, options);
+      items.push(...(result[key] as T[]));
       cursor = result.nextCursor;
-      // A repeated cursor would loop forever; treat it as the end.
-      if (cursor === undefined || cursor === '' || seen.has(cursor)) return tools;
+      if (cursor === undefined || cursor === '' || seen.has(cursor)) return items;
       seen.add(cursor);
     }
-    return tools;
+    return items;
+  }
+
+  /**
+   * Any request, its result checked by `schema`.
+   * @throws MCPCallError naming the method.
+   */
+  async request<T>(
+    method: string,
+    params: Record<string, unknown>,
+    schema: StandardSchemaV1<unknown, T>,
+    options: SessionRequestOptions,
+  ): Promise<T> {
+    try {
+      return await this.#sdk.request({ method, params }, schema, sdkOptions(options));
+    } catch (error) {
+      throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeout });
+    }
+  }
+
+  /** Sends a notification (e.g. `notifications/roots/list_changed`). Failures go to the session's onError. */
+  async notify(method: string): Promise<void> {
+    try {
+      await this.#sdk.notification({ method });
+    } catch (error) {
+      this.#sdk.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   /**

@@ -132,3 +132,122 @@ export interface Progress {
   total?: number;
   message?: string;
 }
+
+/** A resource the server offers (MCP `Resource`). */
+export interface Resource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Annotations;
+  _meta?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** A family of resources addressed by an RFC 6570 URI template (MCP `ResourceTemplate`). */
+export interface ResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  [field: string]: unknown;
+}
+
+/** `resources/read` result. */
+export interface ReadResourceResult {
+  contents: (TextResourceContents | BlobResourceContents)[];
+  [field: string]: unknown;
+}
+
+/** A prompt template (MCP `Prompt`). */
+export interface Prompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean }[];
+  [field: string]: unknown;
+}
+
+/** `prompts/get` result. */
+export interface GetPromptResult {
+  description?: string;
+  messages: { role: 'user' | 'assistant'; content: ContentBlock }[];
+  [field: string]: unknown;
+}
+
+/** Syslog severities used by MCP logging (`logging/setLevel`, `notifications/message`). */
+export type LoggingLevel =
+  | 'debug'
+  | 'info'
+  | 'notice'
+  | 'warning'
+  | 'error'
+  | 'critical'
+  | 'alert'
+  | 'emergency';
+
+/** A log message from the server (`notifications/message` params). */
+export interface ServerLogMessage {
+  level: LoggingLevel;
+  logger?: string;
+  data: unknown;
+}
+
+/** A root the client exposes to the server (MCP `Root`): a `file://` URI and an optional name. */
+export interface Root {
+  uri: string;
+  name?: string;
+}
+
+/** A message in a sampling request or result. */
+export interface SamplingMessage {
+  role: 'user' | 'assistant';
+  content: ContentBlock | ContentBlock[];
+  [field: string]: unknown;
+}
+
+/** `sampling/createMessage` params: the server asks the client's model for a completion. */
+export interface CreateMessageParams {
+  messages: SamplingMessage[];
+  systemPrompt?: string;
+  maxTokens: number;
+  temperature?: number;
+  stopSequences?: string[];
+  modelPreferences?: Record<string, unknown>;
+  includeContext?: 'none' | 'thisServer' | 'allServers';
+  metadata?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** What a sampling handler returns (MCP `CreateMessageResult`). */
+export interface CreateMessageResult {
+  role: 'assistant';
+  content: ContentBlock | ContentBlock[];
+  model: string;
+  stopReason?: string;
+  [field: string]: unknown;
+}
+
+/** `elicitation/create` params: the server asks the user for input matching `requestedSchema`. */
+export interface ElicitParams {
+  mode?: 'form' | 'url';
+  message: string;
+  requestedSchema?: {
+    type: 'object';
+    properties: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+  url?: string;
+  elicitationId?: string;
+  [field: string]: unknown;
+}
+
+/** What an elicitation handler returns (MCP `ElicitResult`). */
+export interface ElicitResult {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
+  [field: string]: unknown;
+}

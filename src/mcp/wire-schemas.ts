@@ -10,11 +10,34 @@ import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { isRecord } from '../core/json.js';
 import type { CallToolResult, MCPToolDefinition } from './types.js';
 
-/** `tools/list` result: tools plus the cursor for the next page. */
-export interface ListToolsPage {
-  tools: MCPToolDefinition[];
-  nextCursor?: string;
+/** One page of a list result (`tools/list`, `resources/list`, …): the items under `key`, and the cursor for the next page. */
+export type ListPage<T> = { nextCursor?: string } & Record<string, T[] | string | undefined>;
+
+/** Checks a page of `tools/list`, `resources/list`, `prompts/list`…: `key` is an array of objects. */
+export function listPageSchema<T>(key: string): StandardSchemaV1<unknown, ListPage<T>> {
+  return schema<ListPage<T>>((value) => {
+    if (!isRecord(value)) return 'result is not an object';
+    const items = value[key];
+    if (!Array.isArray(items)) return `"${key}" is not an array`;
+    if (items.some((item) => !isRecord(item))) return `"${key}" holds a non-object`;
+    if (value.nextCursor !== undefined && typeof value.nextCursor !== 'string')
+      return '"nextCursor" is not a string';
+    return undefined;
+  });
 }
+
+/** Checks that a result is an object holding an array under `key` (`resources/read`, `prompts/get`). */
+export function objectWithArraySchema<T>(key: string): StandardSchemaV1<unknown, T> {
+  return schema<T>((value) => {
+    if (!isRecord(value)) return 'result is not an object';
+    return Array.isArray(value[key]) ? undefined : `"${key}" is not an array`;
+  });
+}
+
+/** Checks that a result is an object (empty results: `resources/subscribe`, `logging/setLevel`, `ping`). */
+export const anyObjectSchema = schema<Record<string, unknown>>((value) =>
+  isRecord(value) ? undefined : 'result is not an object',
+);
 
 function schema<T>(check: (value: unknown) => string | undefined): StandardSchemaV1<unknown, T> {
   return {
@@ -47,7 +70,7 @@ export const callToolResultSchema = schema<CallToolResult>((value) => {
 });
 
 /** Checks a `tools/list` page: each tool has a string name and an object `inputSchema`. */
-export const listToolsResultSchema = schema<ListToolsPage>((value) => {
+export const listToolsResultSchema = schema<ListPage<MCPToolDefinition>>((value) => {
   if (!isRecord(value)) return 'result is not an object';
   if (!Array.isArray(value.tools)) return '"tools" is not an array';
   for (const [index, tool] of value.tools.entries()) {

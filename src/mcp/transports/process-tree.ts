@@ -98,7 +98,7 @@ export async function waitForProcessTreeExit(
 }
 
 /** Resolves after `ms` milliseconds; the timer is unref'd so a pending wait never keeps the host alive. */
-export function sleep(ms: number): Promise<void> {
+function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 

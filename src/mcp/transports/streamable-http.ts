@@ -15,11 +15,11 @@
  * | #  | behaviour                                                        | where                                       |
  * |----|------------------------------------------------------------------|---------------------------------------------|
  * | 1  | SSE framing per spec, split at any byte / inside UTF-8           | sse-decoder.ts (eventsource-parser)         |
- * | 2  | notifications before the response; response = no method + id     | `readRequestStream`, `deliver`; server requests are answered by the SDK Protocol through `send` |
- * | 3  | Accept both types; session id captured/replayed; protocol version| `headersFor`, `captureSession`              |
+ * | 2  | notifications before the response; response = no method + id     | `readRequestStream`, `deliverValue`; server requests are answered by the SDK Protocol through `send` |
+ * | 3  | Accept both types; session id captured/replayed; protocol version| `headersFor`, `post` (session on initialize) |
  * | 4  | DELETE on close, tolerated and bounded                           | `close`, `deleteSession` (`deleteTimeoutMs`)|
  * | 5  | 404 (or 400 "unknown session") clears the session, typed error   | `failedAnswer`, http-errors.ts              |
- * | 6  | 202/204 ack notifications; other empty 2xx is a "proxy" error    | `readAnswer`, `emptyAnswerError`            |
+ * | 6  | 202/204 ack notifications; other empty 2xx is a "proxy" error    | `sendRequest`, `emptyAnswerError`           |
  * | 7  | return at the response frame; held stream released               | `readRequestStream` + sse-reader.ts `done`  |
  * | 8  | stream ends before response: fail at once, or resume (Last-Event-ID) | `readRequestStream`, `resume`           |
  * | 9  | idle read timeout (120 s, resets per byte); abort on timeout/cancel | `IdleTimer`; `requestSignal` and `notifications/cancelled` abort the POST |
@@ -109,6 +109,8 @@ interface RequestState {
   controller: AbortController;
   idle: IdleTimer;
   responded: boolean;
+  /** Resolves once the response has been handed to `onmessage`. */
+  delivered: Promise<void> | undefined;
   /** The HTTP status of the answer being read, for errors. */
   status: number;
   lastEventId: string | undefined;
@@ -211,6 +213,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
       } else {
         await this.sendRequest(message, state, options);
       }
+      await state.delivered;
     } catch (error) {
       throw this.failure(state, error);
     } finally {
@@ -274,6 +277,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
         ),
       ),
       responded: false,
+      delivered: undefined,
       status: 0,
       lastEventId: undefined,
       replayId: undefined,
@@ -594,7 +598,17 @@ export class StreamableHTTPTransport implements AgentwireTransport {
       state !== undefined && (state.replayId !== undefined || ('id' in message && message.id === state.id));
     if (state !== undefined && isResponse && answersState) {
       state.responded = true;
-      if (state.replayId !== undefined) message = { ...message, id: state.replayId };
+      const response = state.replayId === undefined ? message : { ...message, id: state.replayId };
+      // The SDK dispatches notifications a microtask late but responses at once, and drops a call's progress
+      // handler with its response: a response read in the same chunk as the progress before it would
+      // overtake it. Deliver the response after everything already queued.
+      state.delivered = new Promise((resolve) =>
+        setImmediate(() => {
+          this.onmessage?.(response);
+          resolve();
+        }),
+      );
+      return;
     }
     this.onmessage?.(message);
   }
