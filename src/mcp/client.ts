@@ -125,6 +125,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   #listChangedTimer: NodeJS.Timeout | undefined;
   #warnedUnadvertised = false;
   #roots: Root[] | undefined;
+  #disconnecting: Promise<void> | undefined;
 
   private constructor(plan: TransportPlan, options: MCPClientOptions) {
     super();
@@ -167,6 +168,11 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   /** The server's `clientInfo`-style name and version from the handshake, once connected. */
   getServerInfo(): { name: string; version: string; title?: string } | undefined {
     return this.#session?.serverInfo;
+  }
+
+  /** The Streamable HTTP `Mcp-Session-Id` of the current connection, if the server assigned one. */
+  get sessionId(): string | undefined {
+    return this.#session?.sessionId;
   }
 
   /** The server's `instructions` from the handshake, if it sent any. */
@@ -283,7 +289,15 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * or the stdio server's whole process tree), clears the tool list, and fails calls waiting for a
    * reconnect with kind `not_connected`. Idempotent; never throws. Emits `disconnected` (deliberate).
    */
-  async disconnect(): Promise<void> {
+  disconnect(): Promise<void> {
+    // Concurrent calls share one teardown, so none returns before the server is really gone.
+    this.#disconnecting ??= this.#disconnectOnce().finally(() => {
+      this.#disconnecting = undefined;
+    });
+    return this.#disconnecting;
+  }
+
+  async #disconnectOnce(): Promise<void> {
     const wasActive = this.#state !== 'disconnected' && this.#state !== 'failed';
     this.#connectAbort?.abort();
     this.#reconnectAbort?.abort();
@@ -320,10 +334,11 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     try {
       return await request(session);
     } catch (error) {
-      if (!this.#shouldRetry(error, resolved)) throw error;
-      // The server lost this call with its connection (crash, expired session): once reconnected, send it again.
+      // An expired session is a lost connection: the transport can send nothing more on it.
       if (error instanceof MCPCallError && error.kind === 'session_expired')
         this.#onConnectionLost(session, error);
+      if (!this.#shouldRetry(error, resolved)) throw error;
+      // The server lost this call with its connection (crash, expired session): once reconnected, send it again.
       return request(await this.#sessionForCall(name, resolved, deadline));
     }
   }

@@ -197,6 +197,11 @@ export class Session {
     };
   }
 
+  /** The transport's `Mcp-Session-Id`, for Streamable HTTP servers that assign one. */
+  get sessionId(): string | undefined {
+    return this.#transport.sessionId;
+  }
+
   /** The server's name and version from the handshake. */
   get serverInfo(): Implementation | undefined {
     const info = this.#sdk.getServerVersion();

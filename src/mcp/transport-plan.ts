@@ -81,6 +81,8 @@ const RUNNERS = new Set([
 export function nameFromCommand(command: string, args: readonly string[] = []): string {
   const base = path.basename(command).replace(/\.(exe|cmd)$/i, '');
   if (!RUNNERS.has(base)) return base;
+  // `node -e "<script>"`, `python -c …`: the script is no name.
+  if (args.some((arg) => ['-e', '-c', '-p', '--eval', '--print'].includes(arg))) return base;
   const target = args.find((arg) => !arg.startsWith('-'));
   if (target === undefined) return base;
   const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(target);

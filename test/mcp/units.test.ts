@@ -48,6 +48,7 @@ describe('nameFromCommand', () => {
     ['/usr/local/bin/my-mcp-server', ['--port', '0'], 'my-mcp-server'],
     ['node', ['server.mjs'], 'server'],
     ['node', [], 'node'],
+    ['node', ['-e', 'console.log(1)'], 'node'],
   ])('names %s %j as %s', (command, args, name) => {
     expect(nameFromCommand(command, args)).toBe(name);
   });

@@ -41,7 +41,9 @@ export function httpTransportError(
 
 /** A non-2xx answer (kind `http`): the status and the start of the body. */
 export function httpStatusError(context: HttpErrorContext, status: number, body: string): MCPCallError {
-  const excerpt = body.trim() === '' ? '' : `: ${body}`;
+  // The message stays one line (an HTML error page is many); the `body` field keeps the text as sent.
+  const oneLine = body.replace(/\s+/g, ' ').trim();
+  const excerpt = oneLine === '' ? '' : `: ${oneLine}`;
   return httpTransportError('http', context, `the server answered HTTP ${status}${excerpt}`, {
     status,
     body,

@@ -1,0 +1,40 @@
+/**
+ * How a failure reaches the user: an exit code and one clear stderr line (plus the stdio server's last
+ * stderr lines when the error carries them). No stack traces; messages come from agentwire's errors, which
+ * never contain header or environment values.
+ */
+import { MCPCallError, MCPConfigError, MCPToolError } from '../mcp/index.js';
+import { ExitCode, type ExitCodeValue } from './io.js';
+import { UsageError } from './usage-error.js';
+
+/** What to print and which code to exit with. */
+export interface Failure {
+  exitCode: ExitCodeValue;
+  /** Text for stderr, newline-terminated. */
+  text: string;
+}
+
+/** Classifies any thrown value: usage → 2, tool error → 1, MCP call/connection failure → 3, else 1. */
+export function describeFailure(error: unknown): Failure {
+  if (error instanceof UsageError || error instanceof MCPConfigError) {
+    return { exitCode: ExitCode.usage, text: `error: ${error.message}\n` };
+  }
+  if (error instanceof MCPToolError)
+    return { exitCode: ExitCode.toolError, text: `error: ${error.message}\n` };
+  if (error instanceof MCPCallError) {
+    const tail = error.stderrTail ?? [];
+    const lines =
+      tail.length === 0 ? [] : ['server stderr (last lines):', ...tail.map((line) => `  ${line}`)];
+    return {
+      exitCode: ExitCode.connection,
+      text: [`error: ${singleLine(error.message)}`, ...lines].map((line) => `${line}\n`).join(''),
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { exitCode: ExitCode.toolError, text: `error: unexpected failure: ${message}\n` };
+}
+
+/** Folds line breaks (an HTML error page quoted in an HTTP error, say) so the error stays one line. */
+function singleLine(message: string): string {
+  return message.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}

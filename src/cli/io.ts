@@ -1,0 +1,28 @@
+/**
+ * The CLI's contact with the outside world, passed in so that tests run the CLI in-process with captured
+ * output and the real entry point wires it to the process.
+ */
+
+/** Where the CLI writes, and what can interrupt it. */
+export interface CliIo {
+  /** Results: rendered tool output, tool lists, raw JSON. Receives whole chunks, newline included. */
+  stdout(text: string): void;
+  /** Errors and diagnostics, one clear line each. */
+  stderr(text: string): void;
+  /** Aborts the work in flight (Ctrl-C in the real CLI): a pending call is cancelled and the server stopped. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Exit codes (issue 2, "CLI: the main job"): 0 ok, 1 the tool reported an error (`isError: true`), 2 the
+ * command line is wrong, 3 the server could not be reached or the call failed below the tool.
+ */
+export const ExitCode = {
+  ok: 0,
+  toolError: 1,
+  usage: 2,
+  connection: 3,
+} as const;
+
+/** One of {@link ExitCode}'s values. */
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

@@ -1,0 +1,49 @@
+/**
+ * `runCli(argv, io)`: the whole CLI as a function, so tests run it in-process and the bin entry
+ * (`main.ts`) only wires it to the process. Commands live one per file under `commands/`.
+ */
+import { Command, CommanderError } from 'commander';
+import { VERSION } from '../core/version.js';
+import { registerCallCommand } from './commands/call.js';
+import { registerToolsCommand } from './commands/tools.js';
+import type { CommandContext } from './context.js';
+import { describeFailure } from './failure.js';
+import { type CliIo, ExitCode, type ExitCodeValue } from './io.js';
+
+/**
+ * Runs the CLI on `argv` (the arguments after the program name, e.g. `['tools', '--stdio', 'node s.js']`).
+ * Never throws and never exits the process.
+ * @returns the exit code: 0 ok, 1 tool error, 2 usage, 3 connection or call failure (see `ExitCode`).
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCodeValue> {
+  let exitCode: ExitCodeValue = ExitCode.ok;
+  const context: CommandContext = {
+    io,
+    exit: (code) => {
+      exitCode = code;
+    },
+  };
+  const program = createProgram(io);
+  registerToolsCommand(program, context);
+  registerCallCommand(program, context);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    // Commander has already printed its own message (or the help / version) through `io`.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    const failure = describeFailure(error);
+    io.stderr(failure.text);
+    return failure.exitCode;
+  }
+}
+
+function createProgram(io: CliIo): Command {
+  // Set before the commands are added: subcommands copy these settings when they are created.
+  return new Command('agentwire')
+    .description('Call the tools of any MCP server from the command line.')
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })
+    .showHelpAfterError('(add --help for usage)');
+}

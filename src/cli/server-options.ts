@@ -1,0 +1,168 @@
+/**
+ * How a command names its server: `--stdio "<command line>"` (with `--env K=V`, `--cwd DIR`) or
+ * `--url <url>` (with `--header "K: V"`, `--transport`), plus `--timeout <ms>`. Every command that talks to
+ * one server adds these options and turns them into a {@link ServerTarget}; a later `--config <file>` with a
+ * server name is one more branch of {@link serverTarget}.
+ */
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { parse as parseShell } from 'shell-quote';
+import { MCPClient, type MCPHttpServer, type MCPStdioServer } from '../mcp/index.js';
+import { UsageError } from './usage-error.js';
+
+/** The raw option values as commander collects them. */
+export interface ServerOptionValues {
+  stdio?: string;
+  env: string[];
+  cwd?: string;
+  url?: string;
+  header: string[];
+  transport?: NonNullable<MCPHttpServer['transport']>;
+  timeout?: number;
+}
+
+/** A server to connect to, checked and ready for `MCPClient`. */
+export type ServerTarget =
+  | { kind: 'stdio'; server: MCPStdioServer; timeout?: number }
+  | {
+      kind: 'url';
+      url: URL;
+      headers: Record<string, string>;
+      transport: NonNullable<MCPHttpServer['transport']>;
+      timeout?: number;
+    };
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed) || parsed <= 0) {
+    throw new InvalidArgumentError('Expected a positive whole number of milliseconds.');
+  }
+  return parsed;
+}
+
+/** Adds the server options to `command` (call before `.action`). */
+export function addServerOptions(command: Command): Command {
+  return command
+    .option(
+      '--stdio <command-line>',
+      'start a local server: its command line, split like a shell (no expansion)',
+    )
+    .option('--env <KEY=VALUE>', 'environment variable for the --stdio server (repeatable)', collect, [])
+    .option('--cwd <dir>', 'working directory of the --stdio server')
+    .option('--url <url>', 'connect to a remote server over Streamable HTTP')
+    .option('--header <"Name: value">', 'HTTP header for the --url server (repeatable)', collect, [])
+    .addOption(
+      new Option('--transport <mode>', 'HTTP transport for --url')
+        .choices(['auto', 'streamable-http', 'sse'])
+        .default('auto'),
+    )
+    .option(
+      '--timeout <ms>',
+      'bound on connecting and on each request, in ms (default 60000)',
+      positiveInteger,
+    );
+}
+
+/**
+ * Checks the option values and says which server they name.
+ * @throws UsageError when no server or two servers are named, or an option does not fit the server kind.
+ *   Messages name the option, never an `--env` or `--header` value.
+ */
+export function serverTarget(values: ServerOptionValues): ServerTarget {
+  if (values.stdio !== undefined && values.url !== undefined) {
+    throw new UsageError('give either --stdio or --url, not both');
+  }
+  const timeout = values.timeout === undefined ? {} : { timeout: values.timeout };
+  if (values.stdio !== undefined) {
+    if (values.header.length > 0) throw new UsageError('--header applies to --url servers only');
+    return { kind: 'stdio', server: stdioServer(values.stdio, values.env, values.cwd), ...timeout };
+  }
+  if (values.url !== undefined) {
+    if (values.env.length > 0) throw new UsageError('--env applies to --stdio servers only');
+    if (values.cwd !== undefined) throw new UsageError('--cwd applies to --stdio servers only');
+    const url = parseUrl(values.url);
+    return {
+      kind: 'url',
+      url,
+      headers: parseHeaders(values.header),
+      transport: values.transport ?? 'auto',
+      ...timeout,
+    };
+  }
+  throw new UsageError('name a server with --stdio "<command line>" or --url <url>');
+}
+
+/** An `MCPClient` for the target; nothing is started until `connect()`. */
+export function createClient(target: ServerTarget): MCPClient {
+  const timeouts = target.timeout === undefined ? {} : { connectTimeout: target.timeout };
+  if (target.kind === 'stdio') return MCPClient.fromStdio(target.server, timeouts);
+  return MCPClient.fromUrl(target.url, { ...timeouts, headers: target.headers, transport: target.transport });
+}
+
+function stdioServer(commandLine: string, env: string[], cwd: string | undefined): MCPStdioServer {
+  const words = splitCommandLine(commandLine);
+  const [command, ...args] = words;
+  if (command === undefined)
+    throw new UsageError('--stdio needs a command line, e.g. --stdio "node server.js"');
+  const server: MCPStdioServer = { command, args };
+  if (env.length > 0) server.env = parseEnv(env);
+  if (cwd !== undefined) server.cwd = cwd;
+  return server;
+}
+
+/**
+ * Splits like a POSIX shell (quotes, backslashes) but runs no shell: `$VAR` stays literal, and operators
+ * or globs are refused rather than silently passed on as words the user did not mean.
+ */
+function splitCommandLine(commandLine: string): string[] {
+  const entries = parseShell(commandLine, (name) => `$${name}`);
+  return entries.map((entry) => {
+    if (typeof entry === 'string') return entry;
+    if ('comment' in entry) throw new UsageError('--stdio: "#" comments are not supported; quote the "#"');
+    if (entry.op === 'glob')
+      throw new UsageError(`--stdio: glob "${entry.pattern}" is not expanded; quote it`);
+    throw new UsageError(
+      `--stdio: shell operator "${entry.op}" is not supported; the command runs without a shell`,
+    );
+  });
+}
+
+function parseEnv(pairs: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    // The value may be a secret: the message names the problem, never the text.
+    if (eq <= 0) throw new UsageError('--env expects KEY=VALUE with a non-empty KEY');
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return env;
+}
+
+function parseHeaders(lines: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    const name = colon > 0 ? line.slice(0, colon).trim() : '';
+    // A header value is often a credential: never echo it.
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError('--header expects "Name: value"');
+    headers[name] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+function parseUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    // A URL may carry a token in its query or userinfo: name the problem, not the text.
+    throw new UsageError('--url is not a valid absolute URL (e.g. http://localhost:3001/mcp)');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--url must be an http: or https: URL, got "${url.protocol}"`);
+  }
+  return url;
+}

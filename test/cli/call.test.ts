@@ -1,0 +1,236 @@
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, EVERYTHING, serverCommand } from './run-cli.js';
+
+describe('agentwire call against server-everything over stdio', () => {
+  it('prints the echo text verbatim and exits 0', async () => {
+    expect(await cli(['call', '--stdio', EVERYTHING, 'echo', '{"message":"hello, world"}'])).toEqual({
+      code: 0,
+      stdout: 'Echo: hello, world\n',
+      stderr: '',
+    });
+  });
+
+  it('prints the sum from get-sum', async () => {
+    const run = await cli(['call', 'get-sum', '{"a":2,"b":40}', '--stdio', EVERYTHING]);
+    expect(run).toEqual({ code: 0, stdout: 'The sum of 2 and 40 is 42.\n', stderr: '' });
+  });
+
+  it('renders the tiny image as a placeholder with its mime type and decoded size', async () => {
+    const run = await cli(['call', '--stdio', EVERYTHING, 'get-tiny-image']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      "Here's the image you requested:\n[image content: image/png, 3.9 KB]\nThe image above is the MCP logo.\n",
+    );
+  });
+
+  it('prints the raw CallToolResult with --json, structuredContent included', async () => {
+    const run = await cli([
+      'call',
+      '--json',
+      '--stdio',
+      EVERYTHING,
+      'get-structured-content',
+      '{"location":"Chicago"}',
+    ]);
+    expect(run.code).toBe(0);
+    const weather = { temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 };
+    expect(JSON.parse(run.stdout)).toEqual({
+      content: [{ type: 'text', text: JSON.stringify(weather) }],
+      structuredContent: weather,
+    });
+    expect(run.stdout).toBe(`${JSON.stringify(JSON.parse(run.stdout), null, 2)}\n`);
+  });
+
+  it('exits 1 with the server text on stderr when the tool reports an error', async () => {
+    const run = await cli(['call', '--stdio', EVERYTHING, 'get-sum', '{"a":1,"b":"two"}']);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: tool "get-sum" reported an error: MCP error -32602: Input validation error: Invalid arguments for ' +
+        'tool get-sum: Invalid input: expected number, received string at b\n',
+    });
+  });
+
+  it('exits 2 naming the available tools when the tool does not exist', async () => {
+    const run = await cli(['call', '--stdio', EVERYTHING, 'no-such-tool']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'error: server "server-everything" has no tool "no-such-tool" (available: echo, get-annotated-message, ' +
+        'get-env, get-resource-links, get-resource-reference, get-structured-content, get-sum, get-tiny-image, ' +
+        'gzip-file-as-resource, toggle-simulated-logging, toggle-subscriber-updates, ' +
+        'trigger-long-running-operation, simulate-research-query)\n',
+    );
+  });
+
+  it('exits 3 naming the timeout when a call outlives --timeout', async () => {
+    const args = '{"duration":10,"steps":2}';
+    const run = await cli([
+      'call',
+      '--timeout',
+      '1000',
+      '--stdio',
+      EVERYTHING,
+      'trigger-long-running-operation',
+      args,
+    ]);
+    expect(run).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'error: MCP server "server-everything": tools/call "trigger-long-running-operation" failed: ' +
+        'timed out after 1000 ms\n',
+    });
+  });
+
+  it('exits 3 and stops the server promptly when interrupted mid-call', async () => {
+    const interrupt = new AbortController();
+    const started = Date.now();
+    setTimeout(() => interrupt.abort(new Error('interrupted (SIGINT)')), 1500);
+    const args = '{"duration":20,"steps":2}';
+    const run = await cli(
+      ['call', '--stdio', EVERYTHING, 'trigger-long-running-operation', args],
+      interrupt.signal,
+    );
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe(
+      'error: MCP server "server-everything": tools/call "trigger-long-running-operation" failed: ' +
+        'aborted (interrupted (SIGINT))\n',
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe('agentwire call usage errors (exit 2, nothing started)', () => {
+  it.each([
+    [
+      ['call', '--stdio', 'node s.js', 'echo', '{message:1}'],
+      // Node's own JSON.parse wording follows, which changes between Node versions.
+      expect.stringMatching(
+        /^error: the tool arguments are not valid JSON: Expected property name or '\}' in JSON at position 1\b.*\n$/,
+      ),
+    ],
+    [
+      ['call', '--stdio', 'node s.js', 'echo', '[1,2]'],
+      'error: the tool arguments must be a JSON object such as \'{"message":"hi"}\', got an array\n',
+    ],
+    [['call', 'echo'], 'error: name a server with --stdio "<command line>" or --url <url>\n'],
+    [
+      ['call', '--stdio', 'node s.js', '--url', 'http://localhost/mcp', 'echo'],
+      'error: give either --stdio or --url, not both\n',
+    ],
+    [
+      ['call', '--stdio', 'node s.js | tee log', 'echo'],
+      'error: --stdio: shell operator "|" is not supported; the command runs without a shell\n',
+    ],
+    [
+      ['call', '--url', 'localhost:3001', 'echo'],
+      'error: --url must be an http: or https: URL, got "localhost:"\n',
+    ],
+    [
+      ['call', '--url', 'http://localhost/mcp', '--env', 'A=1', 'echo'],
+      'error: --env applies to --stdio servers only\n',
+    ],
+    [
+      ['call', '--stdio', 'node s.js', '--header', 'X-Key: 1', 'echo'],
+      'error: --header applies to --url servers only\n',
+    ],
+    [
+      ['call', '--stdio', 'node s.js', '--timeout', 'soon', 'echo'],
+      "error: option '--timeout <ms>' argument 'soon' is invalid. Expected a positive whole number of milliseconds.\n(add --help for usage)\n",
+    ],
+    [['call', '--stdio', 'node s.js'], "error: missing required argument 'tool'\n(add --help for usage)\n"],
+    [
+      ['call', '--url', 'http://localhost/mcp', '--transport', 'ws', 'echo'],
+      "error: option '--transport <mode>' argument 'ws' is invalid. Allowed choices are auto, streamable-http, sse.\n(add --help for usage)\n",
+    ],
+    [['frobnicate'], "error: unknown command 'frobnicate'\n(add --help for usage)\n"],
+  ])('%j', async (argv, stderr) => {
+    expect(await cli(argv)).toEqual({ code: 2, stdout: '', stderr });
+  });
+
+  it('never echoes an --env or --header value in a usage error', async () => {
+    const env = await cli(['call', '--stdio', 'node s.js', '--env', 'hunter2-secret', 'echo']);
+    const header = await cli([
+      'call',
+      '--url',
+      'http://localhost/mcp',
+      '--header',
+      'Bearer hunter2-secret',
+      'echo',
+    ]);
+    expect([env.code, env.stderr]).toEqual([2, 'error: --env expects KEY=VALUE with a non-empty KEY\n']);
+    expect([header.code, header.stderr]).toEqual([2, 'error: --header expects "Name: value"\n']);
+  });
+});
+
+describe('agentwire call connection failures (exit 3)', () => {
+  it('names a command that is not on PATH', async () => {
+    expect(await cli(['call', '--stdio', 'no-such-command-xyz --flag', 'echo'])).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'error: MCP server "no-such-command-xyz": initialize failed: cannot start server "no-such-command-xyz": ' +
+        'command "no-such-command-xyz" was not found on PATH\n',
+    });
+  });
+
+  it("prints the server's stderr tail when it dies during the handshake, but never an --env value", async () => {
+    const script = path.resolve('test/cli/fixtures/exit-with-stderr.mjs');
+    const stdio = `'${process.execPath}' '${script}'`;
+    const run = await cli(['call', '--stdio', stdio, '--env', 'MY_API_KEY=hunter2-secret', 'echo']);
+    expect(run).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'error: MCP server "exit-with-stderr": initialize failed: server "exit-with-stderr" exited with code 4; ' +
+        'last stderr: starting up | fatal: MY_API_KEY is not set\n' +
+        'server stderr (last lines):\n  starting up\n  fatal: MY_API_KEY is not set\n',
+    });
+  });
+
+  it('names an HTTP server that refuses the connection, without the header value', async () => {
+    const run = await cli([
+      'call',
+      '--url',
+      'http://127.0.0.1:9/mcp',
+      '--header',
+      'Authorization: Bearer hunter2',
+      'echo',
+    ]);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^error: MCP server "127\.0\.0\.1:9": initialize failed: .+\n$/);
+    expect(run.stderr).not.toContain('hunter2');
+  });
+});
+
+describe('agentwire call against server-filesystem over stdio', () => {
+  let folder: string;
+  beforeAll(() => {
+    // The server resolves symlinks (macOS /tmp), so the test speaks in real paths too.
+    folder = realpathSync(mkdtempSync(path.join(tmpdir(), 'agentwire-cli-')));
+    writeFileSync(path.join(folder, 'note.txt'), 'first line\nsecond line\n');
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('prints the text of a file the test wrote', async () => {
+    const args = JSON.stringify({ path: path.join(folder, 'note.txt') });
+    const run = await cli(['call', '--stdio', serverCommand('filesystem', folder), 'read_text_file', args]);
+    expect(run).toEqual({ code: 0, stdout: 'first line\nsecond line\n', stderr: '' });
+  });
+
+  it("exits 1 with the server's message when the file is missing", async () => {
+    const missing = path.join(folder, 'missing.txt');
+    const args = JSON.stringify({ path: missing });
+    const run = await cli(['call', '--stdio', serverCommand('filesystem', folder), 'read_text_file', args]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: tool "read_text_file" reported an error: ENOENT: no such file or directory, open '${missing}'\n`,
+    });
+  });
+});

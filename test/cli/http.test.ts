@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EverythingServer, startEverything } from '../fixtures/http-everything.js';
+import { cli } from './run-cli.js';
+
+describe('agentwire against server-everything over Streamable HTTP', () => {
+  let server: EverythingServer;
+  beforeAll(async () => {
+    server = await startEverything('streamableHttp');
+  });
+  afterAll(() => server?.stop());
+
+  it('lists the tools', async () => {
+    const run = await cli(['tools', '--url', server.url, '--transport', 'streamable-http']);
+    expect(run.code).toBe(0);
+    expect(
+      run.stdout.startsWith(
+        'echo: Echoes back the input string\n  message (string, required): Message to echo\n',
+      ),
+    );
+  });
+
+  it('calls echo (with a --header) and get-sum', async () => {
+    const echo = await cli([
+      'call',
+      '--url',
+      server.url,
+      '--header',
+      'X-Trace: cli-test',
+      'echo',
+      '{"message":"over HTTP"}',
+    ]);
+    expect(echo).toEqual({ code: 0, stdout: 'Echo: over HTTP\n', stderr: '' });
+    const sum = await cli(['call', '--url', server.url, 'get-sum', '{"a":0.5,"b":0.25}']);
+    expect(sum).toEqual({ code: 0, stdout: 'The sum of 0.5 and 0.25 is 0.75.\n', stderr: '' });
+  });
+
+  it('renders the tiny image placeholder', async () => {
+    const run = await cli(['call', '--url', server.url, 'get-tiny-image']);
+    expect(run.stdout).toBe(
+      "Here's the image you requested:\n[image content: image/png, 3.9 KB]\nThe image above is the MCP logo.\n",
+    );
+  });
+
+  it('exits 3 naming the HTTP status when the endpoint does not exist', async () => {
+    const run = await cli([
+      'call',
+      '--url',
+      server.url.replace('/mcp', '/nowhere'),
+      '--transport',
+      'streamable-http',
+      'echo',
+    ]);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe('');
+    // One line, even though the server's 404 page is several lines of HTML.
+    expect(run.stderr).toMatch(
+      /^error: MCP server "127\.0\.0\.1:\d+": initialize failed: the server answered HTTP 404: <!DOCTYPE html> .*<pre>Cannot POST \/nowhere<\/pre> .*<\/html>\n$/,
+    );
+  });
+});
