@@ -5,7 +5,9 @@
  * rendering). The wire work is done by a {@link Session} per connection.
  */
 
+import { UnauthorizedError } from '@modelcontextprotocol/client';
 import { VERSION } from '../core/version.js';
+import type { AuthorizationCallback } from './auth.js';
 import { type MCPCallOptionsSource, type MCPToolCallOptions, resolveCallOptions } from './call-options.js';
 import { renderCallToolResult, renderCallToolResultText } from './content.js';
 import { toCallError } from './error-mapping.js';
@@ -183,6 +185,18 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   /** One `Tool` per server tool, in the server's order; `[]` before `connect()`. */
   getTools(): MCPTool[] {
     return this.#tools.list();
+  }
+
+  /**
+   * Completes an OAuth authorization the user granted in a browser (MCP spec 2025-11-25, "Authorization"):
+   * exchanges the code for tokens, which the `authProvider` saves; then call `connect()` again. Takes the
+   * redirect URL (or its query: the code and the RFC 9207 `iss` are read from it), or the bare code.
+   * @throws UnauthorizedError (the SDK's) when the client has no `authProvider`, the callback carries an
+   *   OAuth error or no code, or the code does not yield tokens; the SDK's OAuth errors when a request fails.
+   */
+  async finishAuth(callback: AuthorizationCallback): Promise<void> {
+    if (this.#plan.auth === undefined) throw new UnauthorizedError('finishAuth needs an authProvider');
+    await this.#plan.auth.finishAuth(callback);
   }
 
   /** Replaces the default call options (TypeScript seed, `setCallOptions()`). */

@@ -141,7 +141,36 @@ export class MCPCallError extends MCPError {
   }
 }
 
-/** A server configuration that cannot be used (bad file, bad entry, missing variable). Names the entry. */
+/** Where an {@link MCPConfigError} points; each is set when known. */
+export interface MCPConfigErrorDetails {
+  /** The configuration file's path, or the `source` label given for an in-memory object. */
+  file?: string | undefined;
+  /** The server entry's name (its key under `mcpServers` / `servers`). */
+  entry?: string | undefined;
+  /** The offending field inside the entry, as a dotted path (`url`, `args[2]`, `headers.Authorization`). */
+  field?: string | undefined;
+  /** The `${…}` variable that could not be resolved (its name only, never a value). */
+  variable?: string | undefined;
+  cause?: unknown;
+}
+
+/**
+ * A server configuration that cannot be used (unreadable or malformed file, bad entry, unset variable,
+ * unknown server name). The message reads `config <file>: server "<entry>": <what is wrong>` and never holds
+ * a header or environment value; the fields say the same for programs.
+ */
 export class MCPConfigError extends MCPError {
   override name = 'MCPConfigError';
+  readonly file: string | undefined;
+  readonly entry: string | undefined;
+  readonly field: string | undefined;
+  readonly variable: string | undefined;
+
+  constructor(message: string, details: MCPConfigErrorDetails = {}) {
+    super(message, { server: details.entry, cause: details.cause });
+    this.file = details.file;
+    this.entry = details.entry;
+    this.field = details.field;
+    this.variable = details.variable;
+  }
 }

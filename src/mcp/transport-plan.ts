@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import { HttpAuth } from './auth.js';
 import type { TransportFactory } from './session.js';
 import { isLegacyFallbackError, LegacySSETransport } from './transports/legacy-sse.js';
 import { StdioTransport } from './transports/stdio.js';
@@ -36,8 +37,18 @@ export interface MCPStdioServer {
 export interface MCPHttpServer {
   /** Static headers on every request (e.g. `Authorization: Bearer …`). Values never appear in errors. */
   headers?: Record<string, string>;
-  /** OAuth provider (the MCP SDK's `OAuthClientProvider` interface) for servers that require OAuth. */
+  /**
+   * OAuth provider (the MCP SDK's `OAuthClientProvider` interface) for servers that require OAuth. When the
+   * user must authorize, `connect()` fails with an `MCPCallError` (kind `http`, status 401, `cause` the SDK's
+   * `UnauthorizedError`) after the provider's `redirectToAuthorization(url)`; call `client.finishAuth(code)`
+   * and `connect()` again (see auth.ts).
+   */
   authProvider?: OAuthClientProvider;
+  /**
+   * Accept authorization server metadata whose `issuer` differs from the URL it was fetched for (RFC 8414
+   * §3.3), for servers whose metadata predates that check. Security-weakening. Default false.
+   */
+  skipIssuerMetadataValidation?: boolean;
   /** `'streamable-http'`, `'sse'` (2024-11-05 HTTP+SSE), or `'auto'`: Streamable HTTP, else SSE. Default auto. */
   transport?: 'auto' | 'streamable-http' | 'sse';
   /** Bound in ms on silence from a server while a response is awaited; resets on every byte. Default 120 000. */
@@ -59,6 +70,8 @@ export interface TransportCandidate {
 export interface TransportPlan {
   defaultName: string;
   candidates: TransportCandidate[];
+  /** The OAuth state shared by every transport of the client, when it has an `authProvider`. */
+  auth?: HttpAuth;
 }
 
 const RUNNERS = new Set([
@@ -104,11 +117,19 @@ export function httpTransportPlan(
 ): TransportPlan {
   const target = new URL(url);
   const serverName = options.name ?? target.host;
+  const auth =
+    options.authProvider &&
+    new HttpAuth({
+      serverUrl: target,
+      provider: options.authProvider,
+      ...(options.fetch && { fetch: options.fetch }),
+      ...(options.skipIssuerMetadataValidation === true && { skipIssuerMetadataValidation: true }),
+    });
   const shared = {
     url: target,
     serverName,
     ...(options.headers && { headers: options.headers }),
-    ...(options.authProvider && { authProvider: options.authProvider }),
+    ...(auth && { auth }),
     ...(options.fetch && { fetch: options.fetch }),
   };
   const streamable: TransportCandidate = {
@@ -120,10 +141,15 @@ export function httpTransportPlan(
   };
   const legacy: TransportCandidate = { create: () => new LegacySSETransport(shared) };
   const mode = options.transport ?? 'auto';
-  if (mode === 'sse') return { defaultName: serverName, candidates: [legacy] };
-  if (mode === 'streamable-http') return { defaultName: serverName, candidates: [streamable] };
+  const plan = (candidates: TransportCandidate[]): TransportPlan => ({
+    defaultName: serverName,
+    candidates,
+    ...(auth && { auth }),
+  });
+  if (mode === 'sse') return plan([legacy]);
+  if (mode === 'streamable-http') return plan([streamable]);
   streamable.fallBackOn = isLegacyFallbackError;
   streamable.fallbackNote =
     'initialize over Streamable HTTP was refused; trying the 2024-11-05 HTTP+SSE transport';
-  return { defaultName: serverName, candidates: [streamable, legacy] };
+  return plan([streamable, legacy]);
 }

@@ -108,7 +108,13 @@ async function* readStream(events: Stream): AsyncIterable<ModelEvent> {
         const block = event.content_block;
         if (block.type === 'text') blocks.set(event.index, { type: 'text', text: block.text });
         if (block.type === 'tool_use') {
-          blocks.set(event.index, { type: 'tool_call', kind: 'tool', id: block.id, name: block.name, arguments: '' });
+          blocks.set(event.index, {
+            type: 'tool_call',
+            kind: 'tool',
+            id: block.id,
+            name: block.name,
+            arguments: '',
+          });
         }
         break;
       }
@@ -137,10 +143,14 @@ async function* readStream(events: Stream): AsyncIterable<ModelEvent> {
   yield { type: 'response', message: toAssistantMessage(blocks), stopReason, usage };
 }
 
-function toAssistantMessage(blocks: Map<number, TextPart | (ToolCallPart & { kind: 'tool' })>): AssistantMessage {
+function toAssistantMessage(
+  blocks: Map<number, TextPart | (ToolCallPart & { kind: 'tool' })>,
+): AssistantMessage {
   const ordered = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block);
   const content = ordered.map((block): TextPart | ToolCallPart =>
-    block.type === 'text' ? block : { type: 'tool_call', id: block.id, name: block.name, arguments: block.arguments },
+    block.type === 'text'
+      ? block
+      : { type: 'tool_call', id: block.id, name: block.name, arguments: block.arguments },
   );
   return { role: 'assistant', content };
 }
@@ -177,10 +187,16 @@ function toAnthropicMessages(messages: readonly Message[]): Anthropic.Messages.M
     // Anthropic rejects empty text blocks, which a turn made only of tool calls can leave behind.
     const content = message.content
       .filter((part) => part.type !== 'text' || part.text !== '')
-      .map((part): Anthropic.Messages.ContentBlockParam =>
-        part.type === 'text'
-          ? { type: 'text', text: part.text }
-          : { type: 'tool_use', id: part.id, name: part.name, input: parseToolArguments(part.arguments) ?? {} },
+      .map(
+        (part): Anthropic.Messages.ContentBlockParam =>
+          part.type === 'text'
+            ? { type: 'text', text: part.text }
+            : {
+                type: 'tool_use',
+                id: part.id,
+                name: part.name,
+                input: parseToolArguments(part.arguments) ?? {},
+              },
       );
     return { role: 'assistant', content };
   });

@@ -108,7 +108,8 @@ async function* readStream(chunks: AsyncIterable<Chunk>): AsyncIterable<ModelEve
   let sawChunk = false;
   for await (const chunk of chunks) {
     sawChunk = true;
-    if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+    if (chunk.usage)
+      usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
     const choice = chunk.choices[0];
     if (!choice) continue;
     if (choice.delta.content) {
@@ -124,13 +125,16 @@ async function* readStream(chunks: AsyncIterable<Chunk>): AsyncIterable<ModelEve
     }
     if (choice.finish_reason) finish = choice.finish_reason;
   }
-  if (!sawChunk) throw new ModelError('bad_response', 'openai stream ended without a chunk', { provider: 'openai' });
+  if (!sawChunk)
+    throw new ModelError('bad_response', 'openai stream ended without a chunk', { provider: 'openai' });
   const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
   const content: (TextPart | ToolCallPart)[] = text === '' ? [] : [{ type: 'text', text }];
   content.push(...toolCalls.map((call, i) => (call.id ? call : { ...call, id: `call_${i}` })));
   const message: AssistantMessage = { role: 'assistant', content };
   const stopReason = toStopReason(finish, toolCalls.length > 0);
-  yield usage === undefined ? { type: 'response', message, stopReason } : { type: 'response', message, stopReason, usage };
+  yield usage === undefined
+    ? { type: 'response', message, stopReason }
+    : { type: 'response', message, stopReason, usage };
 }
 
 /** Some compatible servers omit `finish_reason`; the presence of tool calls then decides. */
@@ -153,19 +157,31 @@ function toOpenAIMessages(
   system: string | undefined,
   messages: readonly Message[],
 ): OpenAI.Chat.Completions.ChatCompletionMessageParam[] {
-  const out: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = system ? [{ role: 'system', content: system }] : [];
+  const out: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = system
+    ? [{ role: 'system', content: system }]
+    : [];
   for (const message of messages) {
     if (message.role === 'user') out.push({ role: 'user', content: message.content });
     else if (message.role === 'tool') {
       // Chat Completions has no error flag on tool messages; the text says it.
       for (const r of message.results) {
-        out.push({ role: 'tool', tool_call_id: r.toolCallId, content: r.isError ? `Error: ${r.content}` : r.content });
+        out.push({
+          role: 'tool',
+          tool_call_id: r.toolCallId,
+          content: r.isError ? `Error: ${r.content}` : r.content,
+        });
       }
     } else {
       const text = message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
       const toolCalls = message.content.flatMap((p) =>
         p.type === 'tool_call'
-          ? [{ id: p.id, type: 'function' as const, function: { name: p.name, arguments: p.arguments || '{}' } }]
+          ? [
+              {
+                id: p.id,
+                type: 'function' as const,
+                function: { name: p.name, arguments: p.arguments || '{}' },
+              },
+            ]
           : [],
       );
       out.push({

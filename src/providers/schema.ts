@@ -92,7 +92,12 @@ function walkKeyword(key: string, value: unknown, state: WalkState, refStack: re
   return value;
 }
 
-function inlineRef(node: Record<string, unknown>, ref: string, state: WalkState, refStack: readonly string[]) {
+function inlineRef(
+  node: Record<string, unknown>,
+  ref: string,
+  state: WalkState,
+  refStack: readonly string[],
+) {
   const { $ref: _ref, ...siblings } = node;
   if (refStack.includes(ref)) return walk(siblings, state, refStack);
   const target = resolvePointer(state.root, ref);
@@ -104,13 +109,19 @@ function inlineRef(node: Record<string, unknown>, ref: string, state: WalkState,
 /** Resolves a local JSON Pointer reference (RFC 6901) against the document root. */
 function resolvePointer(root: JsonSchema, ref: string): unknown {
   if (ref !== '#' && !ref.startsWith('#/')) {
-    throw new SchemaConversionError(`cannot resolve $ref "${ref}": only local references (#/...) are supported`);
+    throw new SchemaConversionError(
+      `cannot resolve $ref "${ref}": only local references (#/...) are supported`,
+    );
   }
   let current: unknown = root;
   const tokens = ref === '#' ? [] : ref.slice(2).split('/');
   for (const raw of tokens) {
     const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    current = isRecord(current) ? current[token] : Array.isArray(current) ? current[Number(token)] : undefined;
+    current = isRecord(current)
+      ? current[token]
+      : Array.isArray(current)
+        ? current[Number(token)]
+        : undefined;
     if (current === undefined) throw new SchemaConversionError(`$ref "${ref}" points at nothing`);
   }
   return current;
@@ -158,7 +169,8 @@ function stringList(value: unknown): string[] {
 
 function forceObjectRoot(root: Record<string, unknown>): JsonSchema {
   const type = root.type;
-  const objectType = type === undefined || type === 'object' || (Array.isArray(type) && type.includes('object'));
+  const objectType =
+    type === undefined || type === 'object' || (Array.isArray(type) && type.includes('object'));
   if (!objectType) {
     throw new SchemaConversionError(`root schema has type ${JSON.stringify(type)}; tools take an object`);
   }

@@ -19,11 +19,14 @@ describe('anthropic adapter', () => {
   });
   afterAll(() => fake.close());
 
-  const model = () => anthropic({ model: 'claude-test', apiKey: 'sk-test', baseURL: fake.baseURL, maxRetries: 0 });
+  const model = () =>
+    anthropic({ model: 'claude-test', apiKey: 'sk-test', baseURL: fake.baseURL, maxRetries: 0 });
 
   it('streams text deltas and then the whole message with usage', async () => {
     fake.script({ text: 'Hello there, friend.' });
-    const events = await collect(model().stream({ system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }], tools: [] }));
+    const events = await collect(
+      model().stream({ system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }], tools: [] }),
+    );
     expect(events).toEqual([
       { type: 'text_delta', text: 'Hello ' },
       { type: 'text_delta', text: 'there, ' },
@@ -46,8 +49,13 @@ describe('anthropic adapter', () => {
   });
 
   it('joins streamed tool_use input fragments into one tool call', async () => {
-    fake.script({ text: 'Checking.', toolCalls: [{ id: 'toolu_1', name: 'get_weather', input: { city: 'Paris, France' } }] });
-    const events = await collect(model().stream({ messages: [{ role: 'user', content: 'Weather?' }], tools: [tool] }));
+    fake.script({
+      text: 'Checking.',
+      toolCalls: [{ id: 'toolu_1', name: 'get_weather', input: { city: 'Paris, France' } }],
+    });
+    const events = await collect(
+      model().stream({ messages: [{ role: 'user', content: 'Weather?' }], tools: [tool] }),
+    );
     expect(events.at(-1)).toEqual({
       type: 'response',
       message: {
@@ -109,10 +117,13 @@ describe('anthropic adapter', () => {
   });
 
   it('reports an HTTP error as a ModelError with the status, without the API key', async () => {
-    fake.script({ status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } });
-    const error = await collect(model().stream({ messages: [{ role: 'user', content: 'Hi' }], tools: [] })).catch(
-      (e: unknown) => e,
-    );
+    fake.script({
+      status: 401,
+      body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } },
+    });
+    const error = await collect(
+      model().stream({ messages: [{ role: 'user', content: 'Hi' }], tools: [] }),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelError);
     expect((error as ModelError).kind).toBe('request_failed');
     expect((error as ModelError).status).toBe(401);
@@ -123,7 +134,11 @@ describe('anthropic adapter', () => {
   it('aborts a stream in progress with an AbortError', async () => {
     fake.script({ hang: true, text: 'Thinking about it' });
     const controller = new AbortController();
-    const iterator = model().stream({ messages: [{ role: 'user', content: 'Hi' }], tools: [], signal: controller.signal });
+    const iterator = model().stream({
+      messages: [{ role: 'user', content: 'Hi' }],
+      tools: [],
+      signal: controller.signal,
+    });
     const seen: ModelEvent[] = [];
     const error = await (async () => {
       for await (const event of iterator) {

@@ -23,7 +23,9 @@ describe('openai adapter', () => {
 
   it('streams text deltas and then the whole message with usage', async () => {
     fake.script({ text: 'Hello there.' });
-    const events = await collect(model().stream({ system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }], tools: [] }));
+    const events = await collect(
+      model().stream({ system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }], tools: [] }),
+    );
     expect(events).toEqual([
       { type: 'text_delta', text: 'Hello ' },
       { type: 'text_delta', text: 'there.' },
@@ -53,7 +55,9 @@ describe('openai adapter', () => {
         { id: 'call_b', name: 'get_weather', input: { city: 'Oslo' } },
       ],
     });
-    const events = await collect(model().stream({ messages: [{ role: 'user', content: 'Weather?' }], tools: [tool] }));
+    const events = await collect(
+      model().stream({ messages: [{ role: 'user', content: 'Weather?' }], tools: [tool] }),
+    );
     expect(events).toEqual([
       {
         type: 'response',
@@ -84,9 +88,14 @@ describe('openai adapter', () => {
           { role: 'user', content: 'Weather?' },
           {
             role: 'assistant',
-            content: [{ type: 'tool_call', id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+            content: [
+              { type: 'tool_call', id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' },
+            ],
           },
-          { role: 'tool', results: [{ toolCallId: 'call_a', name: 'get_weather', content: 'no such city', isError: true }] },
+          {
+            role: 'tool',
+            results: [{ toolCallId: 'call_a', name: 'get_weather', content: 'no such city', isError: true }],
+          },
         ],
         tools: [tool],
       }),
@@ -96,7 +105,13 @@ describe('openai adapter', () => {
       {
         role: 'assistant',
         content: null,
-        tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+        tool_calls: [
+          {
+            id: 'call_a',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+          },
+        ],
       },
       { role: 'tool', tool_call_id: 'call_a', content: 'Error: no such city' },
     ]);
@@ -107,7 +122,12 @@ describe('openai adapter', () => {
     delete process.env.OPENAI_API_KEY;
     try {
       fake.script({ text: 'local' });
-      const events = await collect(openai({ model: 'llama3.1', baseURL: fake.baseURL, maxRetries: 0 }).stream({ messages: [{ role: 'user', content: 'Hi' }], tools: [] }));
+      const events = await collect(
+        openai({ model: 'llama3.1', baseURL: fake.baseURL, maxRetries: 0 }).stream({
+          messages: [{ role: 'user', content: 'Hi' }],
+          tools: [],
+        }),
+      );
       expect(events.at(-1)).toMatchObject({ type: 'response', stopReason: 'end_turn' });
     } finally {
       if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
@@ -116,9 +136,9 @@ describe('openai adapter', () => {
 
   it('reports an HTTP error as a ModelError with the status', async () => {
     fake.script({ status: 429, body: { error: { message: 'rate limited', type: 'rate_limit_error' } } });
-    const error = await collect(model().stream({ messages: [{ role: 'user', content: 'Hi' }], tools: [] })).catch(
-      (e: unknown) => e,
-    );
+    const error = await collect(
+      model().stream({ messages: [{ role: 'user', content: 'Hi' }], tools: [] }),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelError);
     expect((error as ModelError).status).toBe(429);
     expect((error as ModelError).message).not.toContain('sk-test');
@@ -129,7 +149,11 @@ describe('openai adapter', () => {
     const controller = new AbortController();
     const seen: ModelEvent[] = [];
     const error = await (async () => {
-      for await (const event of model().stream({ messages: [{ role: 'user', content: 'Hi' }], tools: [], signal: controller.signal })) {
+      for await (const event of model().stream({
+        messages: [{ role: 'user', content: 'Hi' }],
+        tools: [],
+        signal: controller.signal,
+      })) {
         seen.push(event);
         if (seen.length === 1) controller.abort();
       }

@@ -8,14 +8,12 @@
  * body, no header values), records `closeInfo`, and shares the SSE decoder of the Streamable HTTP transport.
  */
 import {
-  auth,
-  extractWWWAuthenticateParams,
   type JSONRPCMessage,
   type MessageExtraInfo,
   type OAuthClientProvider,
   parseJSONRPCMessage,
-  UnauthorizedError,
 } from '@modelcontextprotocol/client';
+import { type HttpAuth, httpAuthFor } from '../auth.js';
 import { MCPCallError } from '../errors.js';
 import {
   type HttpErrorContext,
@@ -35,6 +33,10 @@ export interface LegacySSETransportOptions {
   headers?: Record<string, string>;
   /** OAuth provider (the SDK's type): bearer token on every request; on 401, `auth()` and one retry. */
   authProvider?: OAuthClientProvider;
+  /** The client's OAuth state shared across its transports (see auth.ts). Wins over `authProvider`. */
+  auth?: HttpAuth;
+  /** See `HttpAuthOptions.skipIssuerMetadataValidation`; used when `auth` is not given. Default false. */
+  skipIssuerMetadataValidation?: boolean;
   /** Custom fetch. Default: the global `fetch`. */
   fetch?: HttpFetch;
   /** The server's name, for errors. Default: the URL's host. */
@@ -81,11 +83,13 @@ export class LegacySSETransport implements AgentwireTransport {
   private endpoint: URL | undefined;
   private info: TransportCloseInfo | undefined;
   private closed = false;
+  private readonly auth: HttpAuth | undefined;
 
   constructor(private readonly options: LegacySSETransportOptions) {
     this.url = new URL(options.url);
     this.fetchFn = options.fetch ?? ((url, init) => fetch(url, init));
     this.server = options.serverName ?? this.url.host;
+    this.auth = httpAuthFor(this.url, options);
   }
 
   /** Why the transport closed; `undefined` while open. */
@@ -216,8 +220,8 @@ export class LegacySSETransport implements AgentwireTransport {
       context,
     );
     if (response.ok) return response;
-    if (response.status === 401 && this.options.authProvider !== undefined && !authRetried) {
-      await this.authorize(response);
+    if (response.status === 401 && this.auth !== undefined && !authRetried) {
+      await this.auth.onUnauthorized(response);
       return this.openStream(context, true);
     }
     throw httpStatusError(context, response.status, await readBodyExcerpt(response));
@@ -233,8 +237,8 @@ export class LegacySSETransport implements AgentwireTransport {
     const init = { method: 'POST', headers, body: JSON.stringify(message), signal: this.lifetime.signal };
     const response = await this.fetch(this.endpoint!, init, context);
     if (response.ok) return response;
-    if (response.status === 401 && this.options.authProvider !== undefined && !authRetried) {
-      await this.authorize(response);
+    if (response.status === 401 && this.auth !== undefined && !authRetried) {
+      await this.auth.onUnauthorized(response);
       return this.post(message, context, true);
     }
     throw httpStatusError(context, response.status, await readBodyExcerpt(response));
@@ -253,22 +257,8 @@ export class LegacySSETransport implements AgentwireTransport {
 
   private async headers(): Promise<Headers> {
     const headers = new Headers(this.options.headers);
-    const tokens = await this.options.authProvider?.tokens();
-    if (tokens?.access_token !== undefined) headers.set('authorization', `Bearer ${tokens.access_token}`);
+    const token = await this.auth?.accessToken();
+    if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
     return headers;
-  }
-
-  private async authorize(response: Response): Promise<void> {
-    const provider = this.options.authProvider;
-    if (provider === undefined) return;
-    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
-    await response.body?.cancel().catch(() => {});
-    const result = await auth(provider, {
-      serverUrl: this.url,
-      ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl }),
-      ...(scope === undefined ? {} : { scope }),
-      fetchFn: this.fetchFn,
-    });
-    if (result !== 'AUTHORIZED') throw new UnauthorizedError();
   }
 }

@@ -30,8 +30,6 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  auth,
-  extractWWWAuthenticateParams,
   isInitializedNotification,
   isInitializeRequest,
   isJSONRPCRequest,
@@ -43,6 +41,7 @@ import {
   type TransportSendOptions,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
+import { type AuthorizationCallback, type HttpAuth, httpAuthFor } from '../auth.js';
 import { MCPCallError } from '../errors.js';
 import {
   emptyAnswerError,
@@ -69,11 +68,19 @@ export interface StreamableHTTPTransportOptions {
   headers?: Record<string, string>;
   /**
    * OAuth provider (the SDK's type). Its access token is sent as `Authorization: Bearer`; on 401 the SDK's
-   * `auth()` refreshes or authorizes and the request is retried once. When the user must authorize in a
-   * browser, the SDK's `UnauthorizedError` is thrown as-is; call {@link StreamableHTTPTransport.finishAuth}
-   * with the code, then connect again.
+   * `auth()` refreshes or authorizes and the request is retried once; on `403 insufficient_scope` the wider
+   * scope is authorized and the request retried (step-up). When the user must authorize in a browser, the
+   * SDK's `UnauthorizedError` is thrown as-is; call {@link StreamableHTTPTransport.finishAuth} with the code,
+   * then connect again. See auth.ts.
    */
   authProvider?: OAuthClientProvider;
+  /**
+   * The client's OAuth state, shared by every transport the client opens (so that `finishAuth` after a
+   * failed connect, and reconnects, know the challenge's metadata URL and scopes). Wins over `authProvider`.
+   */
+  auth?: HttpAuth;
+  /** See `HttpAuthOptions.skipIssuerMetadataValidation`; used when `auth` is not given. Default false. */
+  skipIssuerMetadataValidation?: boolean;
   /** Custom fetch. Default: the global `fetch`. */
   fetch?: HttpFetch;
   /**
@@ -148,8 +155,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
   private getStream: GetStream | undefined;
   private closing: Promise<void> | undefined;
   private info: TransportCloseInfo | undefined;
-  private resourceMetadataUrl: URL | undefined;
-  private scope: string | undefined;
+  private readonly auth: HttpAuth | undefined;
 
   constructor(private readonly options: StreamableHTTPTransportOptions) {
     this.url = new URL(options.url);
@@ -158,6 +164,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     this.deleteTimeoutMs = options.deleteTimeoutMs ?? 5_000;
     this.server = options.serverName ?? this.url.host;
     this.reconnection = resolveReconnection(options.reconnection);
+    this.auth = httpAuthFor(this.url, options);
   }
 
   /** The `Mcp-Session-Id` the server assigned, until it expires or the transport closes. */
@@ -180,17 +187,14 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     this.protocolVersion = version;
   }
 
-  /** Completes an OAuth authorization with the code from the redirect, like the SDK transport's `finishAuth`. */
-  async finishAuth(authorizationCode: string): Promise<void> {
-    const provider = this.options.authProvider;
-    if (provider === undefined) throw new UnauthorizedError('finishAuth needs an authProvider');
-    const result = await auth(provider, {
-      serverUrl: this.url,
-      authorizationCode,
-      ...this.authHints(),
-      fetchFn: this.fetchFn,
-    });
-    if (result !== 'AUTHORIZED') throw new UnauthorizedError('Failed to authorize');
+  /**
+   * Completes an OAuth authorization with the code (or the whole redirect URL) from the browser, like the SDK
+   * transport's `finishAuth`. See {@link HttpAuth.finishAuth}.
+   * @throws UnauthorizedError without an `authProvider`, or when the code does not authorize.
+   */
+  async finishAuth(callback: AuthorizationCallback): Promise<void> {
+    if (this.auth === undefined) throw new UnauthorizedError('finishAuth needs an authProvider');
+    await this.auth.finishAuth(callback);
   }
 
   /**
@@ -379,13 +383,17 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     }
   }
 
-  /** POSTs `message`, handling 401 (auth, once) and non-2xx answers. Resolves with a 2xx response. */
+  /**
+   * POSTs `message`, handling 401 (auth, once), 403 `insufficient_scope` (step-up, bounded) and non-2xx
+   * answers. Resolves with a 2xx response.
+   */
   private async post(
     message: JSONRPCMessage,
     signal: AbortSignal,
     context: HttpErrorContext,
     options: TransportSendOptions | undefined,
     authRetried = false,
+    stepUps = 0,
   ): Promise<Response> {
     const initialize = isInitializeRequest(message);
     const session = initialize ? undefined : this.session;
@@ -405,9 +413,17 @@ export class StreamableHTTPTransport implements AgentwireTransport {
       }
       return response;
     }
-    if (response.status === 401 && this.options.authProvider !== undefined && !authRetried) {
-      await this.authorize(response);
-      return this.post(message, signal, context, options, true);
+    if (response.status === 401 && this.auth !== undefined && !authRetried) {
+      await this.auth.onUnauthorized(response);
+      return this.post(message, signal, context, options, true, stepUps);
+    }
+    if (
+      response.status === 403 &&
+      this.auth !== undefined &&
+      stepUps < this.auth.maxStepUpRetries &&
+      (await this.auth.onForbidden(response))
+    ) {
+      return this.post(message, signal, context, options, authRetried, stepUps + 1);
     }
     throw await this.failedAnswer(response, context, session);
   }
@@ -432,32 +448,14 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     return sessionExpiredError(context, response.status, body);
   }
 
-  private async authorize(response: Response): Promise<void> {
-    const provider = this.options.authProvider;
-    if (provider === undefined) return;
-    const challenge = extractWWWAuthenticateParams(response);
-    await response.body?.cancel().catch(() => {});
-    if (challenge.resourceMetadataUrl !== undefined) this.resourceMetadataUrl = challenge.resourceMetadataUrl;
-    if (challenge.scope !== undefined) this.scope = challenge.scope;
-    const result = await auth(provider, { serverUrl: this.url, ...this.authHints(), fetchFn: this.fetchFn });
-    if (result !== 'AUTHORIZED') throw new UnauthorizedError();
-  }
-
-  private authHints(): { resourceMetadataUrl?: URL; scope?: string } {
-    return {
-      ...(this.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: this.resourceMetadataUrl }),
-      ...(this.scope === undefined ? {} : { scope: this.scope }),
-    };
-  }
-
   /** Static headers, then the per-message ones the SDK may add, then the protocol's own. */
   private async headersFor(extra: Readonly<Record<string, string>> | undefined, session: string | undefined) {
     const headers = new Headers(this.options.headers);
     for (const [name, value] of Object.entries(extra ?? {})) {
       if (!RESERVED_HEADERS.has(name.toLowerCase())) headers.set(name, value);
     }
-    const tokens = await this.options.authProvider?.tokens();
-    if (tokens?.access_token !== undefined) headers.set('authorization', `Bearer ${tokens.access_token}`);
+    const token = await this.auth?.accessToken();
+    if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
     if (session !== undefined) headers.set('mcp-session-id', session);
     if (this.protocolVersion !== undefined) headers.set('mcp-protocol-version', this.protocolVersion);
     return headers;

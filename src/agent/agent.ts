@@ -1,0 +1,250 @@
+/**
+ * The agent: one provider-neutral loop over any {@link Model}, with built-in and MCP tools side by side.
+ */
+import type { Tool } from '../core/tool.js';
+import { MCPClient, type MCPClientOptions } from '../mcp/index.js';
+import type { Message, Model } from '../providers/model.js';
+import type { ApproveHook } from './approval.js';
+import { AgentAbortError, AgentError } from './errors.js';
+import { EventChannel } from './event-channel.js';
+import type { AgentEvent, AgentResult } from './events.js';
+import { type McpServerHandle, type McpServerOptions, mcpToolGroup } from './mcp-servers.js';
+import { runAgent } from './run.js';
+import { type ToolNamePrefixPolicy, ToolRegistry, type ToolWarning } from './tool-registry.js';
+
+/** Default {@link AgentOptions.maxTurns}. */
+export const DEFAULT_MAX_TURNS = 25;
+
+/** Options of `new Agent()`. */
+export interface AgentOptions {
+  /** The model (`anthropic({...})`, `openai({...})`, `modelFromEnv()`, or any {@link Model}). */
+  model: Model;
+  systemPrompt?: string;
+  /** Tools to start with (built-ins, `mcp.getTools()`, your own). More with `addTools()`. */
+  tools?: readonly Tool[];
+  /** Model turns per run before the run fails with kind `max_turns`. Default 25. */
+  maxTurns?: number;
+  /** Output token bound per model response. Default: the adapter's. */
+  maxTokens?: number;
+  /** Sees every tool call before it runs; may allow, deny with a reason, or rewrite the arguments. */
+  approve?: ApproveHook;
+  /** When tool names get their source as a prefix. Default `on-collision`. */
+  toolNamePrefix?: ToolNamePrefixPolicy;
+  /**
+   * Called once per distinct tool warning (a tool skipped for a name clash or an unusable schema), besides
+   * the `warning` event of the run that found it. Default: none.
+   */
+  onWarning?: (warning: ToolWarning) => void;
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  /** Stops the model stream and every in-flight tool call; the run rejects with an `AgentAbortError`. */
+  signal?: AbortSignal;
+}
+
+/**
+ * An agent. Conversation history is kept across runs (`messages`, `reset()`); one run at a time.
+ *
+ * ```ts
+ * const agent = new Agent({ model: modelFromEnv(), tools: defaultTools({ root: process.cwd() }) });
+ * await agent.withMcpServerStdio('node', ['server.js']);
+ * const { text } = await agent.execute('List the files', { signal });
+ * await agent.close();
+ * ```
+ */
+export class Agent {
+  readonly #options: AgentOptions;
+  readonly #registry: ToolRegistry;
+  readonly #ownTools: Tool[] = [];
+  readonly #servers = new Map<McpServerHandle, () => void>();
+  readonly #owned = new Set<McpServerHandle>();
+  readonly #reported = new Set<string>();
+  #history: Message[] = [];
+  #running = false;
+
+  constructor(options: AgentOptions) {
+    this.#options = options;
+    this.#registry = new ToolRegistry(options.toolNamePrefix);
+    this.#registry.add({ list: () => this.#ownTools });
+    if (options.tools) this.addTools(options.tools);
+  }
+
+  /** The conversation so far, oldest first. */
+  get messages(): readonly Message[] {
+    return this.#history;
+  }
+
+  /** Forgets the conversation. */
+  reset(): void {
+    this.#history = [];
+  }
+
+  /**
+   * Adds tools.
+   * @throws {AgentError} kind `tool_name_collision` when `toolNamePrefix` is `none` and a name clashes
+   *   (nothing is added then).
+   */
+  addTools(tools: Tool | readonly Tool[]): this {
+    const list = Array.isArray(tools) ? (tools as readonly Tool[]) : [tools as Tool];
+    const before = this.#ownTools.length;
+    this.#ownTools.push(...list);
+    this.#checkCollisions(() => this.#ownTools.splice(before));
+    return this;
+  }
+
+  /** Rust-seed spelling of {@link addTools}. */
+  withTools(tools: Tool | readonly Tool[]): this {
+    return this.addTools(tools);
+  }
+
+  /**
+   * Attaches an MCP server: connects it if needed, offers its tools, and follows its `toolsChanged`.
+   * The caller still owns the client (disconnect it yourself; `close()` does not).
+   * @throws what `client.connect()` throws (`MCPCallError`), or {@link AgentError} `tool_name_collision`.
+   */
+  async addMcpServer(client: McpServerHandle, options: McpServerOptions = {}): Promise<this> {
+    if (this.#servers.has(client)) return this;
+    if (!client.isConnected()) await client.connect();
+    const remove = this.#registry.add(mcpToolGroup(client, options));
+    this.#servers.set(client, remove);
+    this.#checkCollisions(() => this.removeMcpServer(client));
+    return this;
+  }
+
+  /** Detaches a server's tools (does not disconnect it). */
+  removeMcpServer(client: McpServerHandle): void {
+    this.#servers.get(client)?.();
+    this.#servers.delete(client);
+  }
+
+  /**
+   * Starts a stdio MCP server the agent owns (`close()` stops it) and attaches it (Rust seed:
+   * `with_mcp_server_stdio(command, args, env)`).
+   */
+  async withMcpServerStdio(
+    command: string,
+    args: string[] = [],
+    env?: Record<string, string>,
+    options: MCPClientOptions & McpServerOptions = {},
+  ): Promise<this> {
+    const client = MCPClient.fromStdio({ command, args, ...(env ? { env } : {}) }, options);
+    return this.#attachOwned(client, options);
+  }
+
+  /** Connects to an HTTP MCP server the agent owns (`close()` disconnects it) and attaches it. */
+  async withMcpServerHttp(
+    url: string | URL,
+    options: Parameters<typeof MCPClient.fromUrl>[1] & McpServerOptions = {},
+  ): Promise<this> {
+    return this.#attachOwned(MCPClient.fromUrl(url, options), options);
+  }
+
+  /** The tools the model would see now: model-facing name → tool. */
+  getTools(): Map<string, Tool> {
+    const table = this.#registry.build(this.#options.model);
+    return new Map([...table.byModelName].map(([name, entry]) => [name, entry.tool]));
+  }
+
+  /**
+   * Runs `prompt` as a stream of events (Rust seed's `prompt()`). The stream ends after `agent_end`, or
+   * after an `error` event by throwing that error. Leaving the loop early aborts the run.
+   */
+  prompt(prompt: string, options: RunOptions = {}): AsyncIterableIterator<AgentEvent> {
+    const controller = new AbortController();
+    // Settles (never rejects) once the run has stopped; a consumer's early `break` waits for it.
+    let finished: Promise<void> = Promise.resolve();
+    const channel = new EventChannel<AgentEvent>(() => {
+      controller.abort(new Error('the event stream was closed early'));
+      return finished;
+    });
+    if (this.#running) {
+      channel.fail(
+        new AgentError('busy', 'the agent is already running; wait for the current run to finish'),
+      );
+      return channel;
+    }
+    this.#running = true;
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    const emit = (event: AgentEvent) => channel.push(event);
+    finished = runAgent(prompt, {
+      model: this.#options.model,
+      system: this.#options.systemPrompt,
+      maxTurns: this.#options.maxTurns ?? DEFAULT_MAX_TURNS,
+      maxTokens: this.#options.maxTokens,
+      registry: this.#registry,
+      approve: this.#options.approve,
+      history: this.#history,
+      signal,
+      emit,
+      warn: (warnings) => this.#warn(warnings, emit),
+    }).then(
+      () => {
+        // Free the agent before the consumer can see the end, so a next run may start right away.
+        this.#running = false;
+        channel.close();
+      },
+      (error: unknown) => {
+        this.#running = false;
+        const failure =
+          signal.aborted && !(error instanceof AgentAbortError) ? new AgentAbortError(signal.reason) : error;
+        emit({ type: 'error', error: failure instanceof Error ? failure : new Error(String(failure)) });
+        channel.fail(failure);
+      },
+    );
+    return channel;
+  }
+
+  /**
+   * Runs `prompt` and resolves with the final result (TypeScript seed's `execute()`).
+   * @throws {AgentAbortError} when `signal` fires; {@link AgentError} `max_turns` / `busy`; the
+   *   provider's `ModelError`.
+   */
+  async execute(prompt: string, options: RunOptions = {}): Promise<AgentResult> {
+    let result: AgentResult | undefined;
+    // Drained to the end rather than left at `agent_end`: leaving early would abort the run.
+    for await (const event of this.prompt(prompt, options)) {
+      if (event.type === 'agent_end') result = event.result;
+    }
+    if (result === undefined) throw new AgentError('aborted', 'the run ended without a result');
+    return result;
+  }
+
+  /** Disconnects the MCP servers this agent started (`withMcpServerStdio` / `withMcpServerHttp`). */
+  async close(): Promise<void> {
+    const owned = [...this.#owned];
+    this.#owned.clear();
+    for (const client of owned) this.removeMcpServer(client);
+    await Promise.all(owned.map((client) => client.disconnect()));
+  }
+
+  async #attachOwned(client: MCPClient, options: McpServerOptions): Promise<this> {
+    this.#owned.add(client);
+    try {
+      return await this.addMcpServer(client, {
+        ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
+      });
+    } catch (error) {
+      this.#owned.delete(client);
+      await client.disconnect();
+      throw error;
+    }
+  }
+
+  #checkCollisions(undo: () => void): void {
+    if (this.#options.toolNamePrefix !== 'none') return;
+    const clash = this.#registry.collisions()[0];
+    if (clash === undefined) return;
+    undo();
+    throw new AgentError('tool_name_collision', clash.message);
+  }
+
+  #warn(warnings: ToolWarning[], emit: (event: AgentEvent) => void): void {
+    for (const warning of warnings) {
+      if (this.#reported.has(warning.message)) continue;
+      this.#reported.add(warning.message);
+      emit({ type: 'warning', message: warning.message, tool: warning.tool });
+      this.#options.onWarning?.(warning);
+    }
+  }
+}

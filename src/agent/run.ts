@@ -1,0 +1,130 @@
+/**
+ * The loop, provider-neutral: ask the model, run the tools it calls, hand back the results, until it stops
+ * calling tools or `maxTurns` is reached.
+ */
+import type { Message, Model, ToolCallPart, ToolResultsMessage, Usage } from '../providers/model.js';
+import type { ApproveHook } from './approval.js';
+import { AgentAbortError, AgentError } from './errors.js';
+import type { AgentEvent, AgentResult } from './events.js';
+import { executeToolCalls } from './tool-execution.js';
+import type { ToolRegistry, ToolWarning } from './tool-registry.js';
+import { streamTurn } from './turn.js';
+
+/** What one run needs. `history` is the agent's conversation; the run appends to it. */
+export interface RunContext {
+  model: Model;
+  system: string | undefined;
+  maxTurns: number;
+  maxTokens: number | undefined;
+  registry: ToolRegistry;
+  approve: ApproveHook | undefined;
+  history: Message[];
+  signal: AbortSignal;
+  emit: (event: AgentEvent) => void;
+  /** Called with each turn's tool warnings; the agent reports each distinct one once. */
+  warn: (warnings: ToolWarning[]) => void;
+}
+
+/**
+ * Runs `prompt` to the end.
+ * @throws {AgentAbortError} when `signal` fires (promptly, even if a tool ignores its signal).
+ * @throws {AgentError} kind `max_turns` when the model still calls tools after `maxTurns` turns.
+ * @throws the model's `ModelError` when a request fails.
+ */
+export async function runAgent(prompt: string, context: RunContext): Promise<AgentResult> {
+  const { history, signal, emit } = context;
+  emit({ type: 'agent_start', prompt });
+  history.push({ role: 'user', content: prompt });
+  let usage: Usage | undefined;
+  try {
+    for (let turn = 1; turn <= context.maxTurns; turn += 1) {
+      throwIfAborted(signal);
+      const table = context.registry.build(context.model);
+      context.warn(table.warnings);
+      emit({ type: 'turn_start', turn });
+      const request = {
+        messages: history,
+        tools: table.specs,
+        signal,
+        ...(context.system ? { system: context.system } : {}),
+        ...(context.maxTokens === undefined ? {} : { maxTokens: context.maxTokens }),
+      };
+      const response = await streamTurn(context.model, request, turn, emit).catch((error: unknown) => {
+        throw signal.aborted ? new AgentAbortError(signal.reason) : error;
+      });
+      history.push(response.message);
+      usage = addUsage(usage, response.usage);
+      const calls = response.message.content.filter((p): p is ToolCallPart => p.type === 'tool_call');
+      if (calls.length > 0) {
+        const results = await raceAbort(executeToolCalls(calls, { ...context, table, turn }), signal);
+        history.push({ role: 'tool', results });
+      }
+      const { message, stopReason } = response;
+      emit({
+        type: 'turn_end',
+        turn,
+        message,
+        stopReason,
+        ...(response.usage ? { usage: response.usage } : {}),
+      });
+      if (calls.length === 0) {
+        const text = message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+        const result: AgentResult = { text, messages: [...history], turns: turn, stopReason };
+        if (usage) result.usage = usage;
+        emit({ type: 'agent_end', result });
+        return result;
+      }
+    }
+    throw new AgentError(
+      'max_turns',
+      `the model was still calling tools after ${context.maxTurns} turns (maxTurns)`,
+    );
+  } finally {
+    closeOpenToolCalls(history);
+  }
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new AgentAbortError(signal.reason);
+}
+
+/** Settles with `promise`, or rejects with an abort error as soon as `signal` fires. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AgentAbortError(signal.reason));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function addUsage(total: Usage | undefined, more: Usage | undefined): Usage | undefined {
+  if (more === undefined) return total;
+  if (total === undefined) return { ...more };
+  return {
+    inputTokens: total.inputTokens + more.inputTokens,
+    outputTokens: total.outputTokens + more.outputTokens,
+  };
+}
+
+/**
+ * Both vendors refuse a conversation in which a tool call has no result. When a run stops between the
+ * model's tool calls and their results (abort, failure), the calls are answered as cancelled so that the
+ * history stays usable for the next run.
+ */
+function closeOpenToolCalls(history: Message[]): void {
+  const last = history.at(-1);
+  if (last?.role !== 'assistant') return;
+  const calls = last.content.filter((p): p is ToolCallPart => p.type === 'tool_call');
+  if (calls.length === 0) return;
+  const results: ToolResultsMessage = {
+    role: 'tool',
+    results: calls.map((c) => ({
+      toolCallId: c.id,
+      name: c.name,
+      content: 'Tool call cancelled: the run was stopped before it finished.',
+      isError: true,
+    })),
+  };
+  history.push(results);
+}

@@ -1,0 +1,93 @@
+/**
+ * Running one turn's tool calls: concurrently, each through argument checks and the approval hook, every
+ * failure turned into an error result the model can read and react to (Rust seed: "sends back to the LLM
+ * with is_error: true so it can self-correct"). Only an abort of the run stops the turn.
+ */
+import type { ToolProgress } from '../core/tool.js';
+import type { ToolCallPart, ToolResult } from '../providers/model.js';
+import { type ApproveHook, askApproval } from './approval.js';
+import { checkToolArguments } from './arguments.js';
+import type { AgentEvent, ToolCallInfo } from './events.js';
+import type { ToolEntry, ToolTable } from './tool-registry.js';
+
+/** What executing a turn's calls needs from the run. */
+export interface ToolExecutionContext {
+  table: ToolTable;
+  turn: number;
+  signal: AbortSignal;
+  approve: ApproveHook | undefined;
+  emit: (event: AgentEvent) => void;
+}
+
+/** Runs every call of a turn at once; resolves with one result per call, in the calls' order. */
+export function executeToolCalls(
+  calls: readonly ToolCallPart[],
+  context: ToolExecutionContext,
+): Promise<ToolResult[]> {
+  return Promise.all(calls.map((call) => executeOne(call, context)));
+}
+
+async function executeOne(call: ToolCallPart, context: ToolExecutionContext): Promise<ToolResult> {
+  const entry = context.table.byModelName.get(call.name);
+  const info: ToolCallInfo = {
+    toolCallId: call.id,
+    name: entry?.tool.name ?? call.name,
+    modelName: call.name,
+    source: entry?.source ?? 'unknown',
+  };
+  const finish = (content: string, isError: boolean, durationMs = 0): ToolResult => {
+    context.emit({ type: 'tool_end', turn: context.turn, ...info, result: content, isError, durationMs });
+    return { toolCallId: call.id, name: call.name, content, isError };
+  };
+  if (entry === undefined) {
+    context.emit({ type: 'tool_start', turn: context.turn, ...info, input: {} });
+    const known = [...context.table.byModelName.keys()].join(', ') || '(none)';
+    return finish(`Unknown tool "${call.name}". Available tools: ${known}`, true);
+  }
+  const checked = checkToolArguments(call.arguments, entry.tool.inputSchema);
+  context.emit({ type: 'tool_start', turn: context.turn, ...info, input: checked.ok ? checked.input : {} });
+  if (!checked.ok) return finish(`Invalid arguments for tool "${call.name}": ${checked.problem}`, true);
+  const verdict = await askApproval(context.approve, {
+    ...info,
+    input: checked.input,
+    tool: entry.tool,
+    signal: context.signal,
+  });
+  if (!verdict.allowed) return finish(`Tool call "${call.name}" was denied: ${verdict.reason}`, true);
+  const started = performance.now();
+  try {
+    const value = await runTool(entry, verdict.input, call.id, context, info);
+    return finish(renderValue(value), false, Math.round(performance.now() - started));
+  } catch (error) {
+    return finish(describeFailure(error), true, Math.round(performance.now() - started));
+  }
+}
+
+function runTool(
+  entry: ToolEntry,
+  input: Record<string, unknown>,
+  toolCallId: string,
+  context: ToolExecutionContext,
+  info: ToolCallInfo,
+): Promise<unknown> {
+  const onProgress = (progress: ToolProgress) =>
+    context.emit({ type: 'tool_progress', turn: context.turn, ...info, progress });
+  return entry.tool.execute(input, { signal: context.signal, toolCallId, onProgress });
+}
+
+/** What the model reads for a successful result: strings as they are, anything else as JSON. */
+export function renderValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** What the model reads for a failure: the error's class and message (never its stack). */
+export function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return `Tool failed: ${String(error)}`;
+  return error.name && error.name !== 'Error' ? `${error.name}: ${error.message}` : error.message;
+}

@@ -1,0 +1,156 @@
+/**
+ * The agent's tools, from every source, as one table the model sees: provider-valid unique names,
+ * normalised schemas, and the way back from a model-facing name to the tool. Rebuilt at every turn from
+ * live sources, so an MCP server's `toolsChanged` reaches the next turn without bookkeeping.
+ */
+import type { Tool } from '../core/tool.js';
+import type { Model, ModelToolSpec } from '../providers/model.js';
+import { mapToolNames, prefixedName } from './tool-names.js';
+
+/**
+ * When tool names get their source as a prefix (`server__tool`):
+ * - `on-collision` (default): only tools whose names clash across sources;
+ * - `always`: every tool that has a source (MCP tools, built-ins), never tools without one;
+ * - `none`: never; a clash is an error when tools are added, and a skipped tool with a warning when it
+ *   appears later (an MCP server's list changed).
+ */
+export type ToolNamePrefixPolicy = 'none' | 'on-collision' | 'always';
+
+/** A live list of tools: the agent's own tools, or an MCP server's. */
+export interface ToolGroup {
+  /** Source used when a tool has no `source` of its own. */
+  readonly source?: string;
+  /** A fixed prefix for every tool of the group (`addMcpServer(client, { prefix })`). */
+  readonly prefix?: string;
+  list(): readonly Tool[];
+}
+
+/** One tool as offered to the model. */
+export interface ToolEntry {
+  readonly tool: Tool;
+  readonly source: string;
+  readonly modelName: string;
+  readonly spec: ModelToolSpec;
+}
+
+/** A problem that makes a tool unavailable to the model; never silent. */
+export interface ToolWarning {
+  message: string;
+  tool: string;
+  kind: 'collision' | 'schema';
+}
+
+/** The tools of one turn. */
+export interface ToolTable {
+  readonly specs: ModelToolSpec[];
+  readonly byModelName: ReadonlyMap<string, ToolEntry>;
+  readonly warnings: ToolWarning[];
+}
+
+interface Candidate {
+  tool: Tool;
+  source: string;
+  wanted: string;
+  fixed: boolean;
+}
+
+/** The agent's tool sources and the rules that turn them into a {@link ToolTable}. */
+export class ToolRegistry {
+  readonly #groups = new Set<ToolGroup>();
+  readonly #policy: ToolNamePrefixPolicy;
+
+  constructor(policy: ToolNamePrefixPolicy = 'on-collision') {
+    this.#policy = policy;
+  }
+
+  /** Adds a source; returns a function that removes it. */
+  add(group: ToolGroup): () => void {
+    this.#groups.add(group);
+    return () => this.#groups.delete(group);
+  }
+
+  /** Name clashes the current sources would cause (same rules as {@link build}). */
+  collisions(): ToolWarning[] {
+    return this.#resolveNames().warnings;
+  }
+
+  /**
+   * The table for one turn. A tool whose schema `model` cannot take, or whose name clashes and cannot be
+   * told apart, is left out and reported in `warnings`.
+   */
+  build(model: Model): ToolTable {
+    const { candidates, warnings } = this.#resolveNames();
+    const names = mapToolNames(candidates.map((c) => c.wanted));
+    const byModelName = new Map<string, ToolEntry>();
+    for (const candidate of candidates) {
+      const modelName = names.get(candidate.wanted) ?? candidate.wanted;
+      let inputSchema: ModelToolSpec['inputSchema'];
+      try {
+        inputSchema = model.normalizeToolSchema(candidate.tool.inputSchema);
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        warnings.push({
+          kind: 'schema',
+          tool: candidate.tool.name,
+          message: `tool "${candidate.tool.name}" from ${candidate.source} skipped: its input schema cannot be used with ${model.provider}: ${why}`,
+        });
+        continue;
+      }
+      const spec = { name: modelName, description: candidate.tool.description, inputSchema };
+      byModelName.set(modelName, { tool: candidate.tool, source: candidate.source, modelName, spec });
+    }
+    return { specs: [...byModelName.values()].map((e) => e.spec), byModelName, warnings };
+  }
+
+  #candidates(): Candidate[] {
+    const seen = new Set<Tool>();
+    const out: Candidate[] = [];
+    for (const group of this.#groups) {
+      for (const tool of group.list()) {
+        if (seen.has(tool)) continue;
+        seen.add(tool);
+        const source = tool.source ?? group.source ?? 'local';
+        const always = this.#policy === 'always' && source !== 'local';
+        const prefix = group.prefix ?? (always ? source : undefined);
+        const wanted = prefix === undefined ? tool.name : prefixedName(prefix, tool.name);
+        out.push({ tool, source, wanted, fixed: prefix !== undefined });
+      }
+    }
+    return out;
+  }
+
+  #resolveNames(): { candidates: Candidate[]; warnings: ToolWarning[] } {
+    const candidates = this.#candidates();
+    if (this.#policy === 'on-collision') {
+      for (const clash of clashes(candidates)) {
+        if (new Set(clash.map((c) => c.source)).size < 2) continue;
+        for (const c of clash) if (!c.fixed) c.wanted = prefixedName(c.source, c.tool.name);
+      }
+    }
+    const warnings: ToolWarning[] = [];
+    const kept: Candidate[] = [];
+    const taken = new Map<string, Candidate>();
+    for (const c of candidates) {
+      const holder = taken.get(c.wanted);
+      if (holder === undefined) {
+        taken.set(c.wanted, c);
+        kept.push(c);
+        continue;
+      }
+      warnings.push({
+        kind: 'collision',
+        tool: c.tool.name,
+        message:
+          `tool "${c.tool.name}" from ${c.source} skipped: its name "${c.wanted}" is already taken by ` +
+          `"${holder.tool.name}" from ${holder.source} (use a server prefix or toolNamePrefix)`,
+      });
+    }
+    return { candidates: kept, warnings };
+  }
+}
+
+function clashes(candidates: Candidate[]): Candidate[][] {
+  const byName = new Map<string, Candidate[]>();
+  for (const c of candidates) byName.set(c.wanted, [...(byName.get(c.wanted) ?? []), c]);
+  return [...byName.values()].filter((list) => list.length > 1);
+}

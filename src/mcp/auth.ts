@@ -1,0 +1,186 @@
+/**
+ * OAuth for HTTP transports (MCP spec 2025-11-25, "Authorization"), driven by the official SDK's `auth()`
+ * orchestrator and its `OAuthClientProvider` interface (TypeScript seed, "Authentication > OAuth 2.0").
+ *
+ * One {@link HttpAuth} belongs to one client and outlives its transports: what a 401 or 403 challenge
+ * taught us (the `resource_metadata` URL, the scopes asked for) must still be known when the caller comes
+ * back with the authorization code, and when a reconnect opens a new transport.
+ *
+ * The flow a host drives when the user must authorize in a browser:
+ * 1. `connect()` sends `initialize`; the server answers 401 with `WWW-Authenticate`.
+ * 2. `auth()` discovers the protected resource and authorization server metadata, registers the client
+ *    when needed, and calls the provider's `redirectToAuthorization(url)`; the request then fails with an
+ *    `MCPCallError` of kind `http`, status 401, whose `cause` is the SDK's `UnauthorizedError`.
+ * 3. The host obtains the code from its redirect URL and calls `finishAuth(code)`: the code is exchanged
+ *    for tokens, which the provider saves.
+ * 4. `connect()` again: every request now carries `Authorization: Bearer <access token>`.
+ *
+ * Secrets (tokens, client secrets, header values) never enter an error message, event or log: errors
+ * carry the status and the server's body excerpt only, and the SDK's errors are passed on as `cause`.
+ */
+import {
+  auth,
+  computeScopeUnion,
+  extractWWWAuthenticateParams,
+  isStrictScopeSuperset,
+  type OAuthClientProvider,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
+
+/** A `fetch` implementation. */
+export type AuthFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** Options of {@link HttpAuth}. */
+export interface HttpAuthOptions {
+  /** The MCP endpoint: the protected resource being authorized for. */
+  serverUrl: URL;
+  /** The OAuth provider (the MCP SDK's `OAuthClientProvider` interface). */
+  provider: OAuthClientProvider;
+  /** `fetch` for discovery, registration and token requests. Default: the global `fetch`. */
+  fetch?: AuthFetch;
+  /**
+   * Accept authorization server metadata whose `issuer` does not match the URL it was fetched for
+   * (RFC 8414 §3.3). Servers whose metadata predates that check (published before MCP required it, or
+   * behind a proxy that rewrites the host) fail discovery with the SDK's `IssuerMismatchError` otherwise.
+   * Security-weakening: use only for a known server. Default false.
+   */
+  skipIssuerMetadataValidation?: boolean;
+  /**
+   * How many times one request may re-authorize on `403 insufficient_scope` (step-up, MCP spec 2025-11-25
+   * "Authorization > Scope Challenge Handling") before the 403 is returned as an error. Default 1.
+   */
+  maxStepUpRetries?: number;
+}
+
+/** The callback a browser was redirected to, or just its query, or the bare authorization code. */
+export type AuthorizationCallback = string | URL | URLSearchParams;
+
+/** Drives OAuth for one MCP server across its transports. */
+export class HttpAuth {
+  readonly provider: OAuthClientProvider;
+  readonly #options: HttpAuthOptions;
+  #resourceMetadataUrl: URL | undefined;
+  #scope: string | undefined;
+
+  constructor(options: HttpAuthOptions) {
+    this.provider = options.provider;
+    this.#options = options;
+  }
+
+  /** Re-authorizations allowed per request on `403 insufficient_scope`. */
+  get maxStepUpRetries(): number {
+    return Math.max(0, this.#options.maxStepUpRetries ?? 1);
+  }
+
+  /** The current access token, for `Authorization: Bearer`; `undefined` before authorization. */
+  async accessToken(): Promise<string | undefined> {
+    return (await this.provider.tokens())?.access_token;
+  }
+
+  /**
+   * Handles a 401: remembers the challenge's `resource_metadata` and scope, then refreshes or obtains tokens.
+   * Consumes the response body.
+   * @throws UnauthorizedError when the user must authorize (the provider's `redirectToAuthorization` was
+   *   called); finish with {@link HttpAuth.finishAuth}.
+   * @throws the SDK's OAuth errors (`OAuthError`, `IssuerMismatchError`, …) when discovery or a token
+   *   request fails.
+   */
+  async onUnauthorized(response: Response): Promise<void> {
+    const challenge = this.#learn(response);
+    await response.body?.cancel().catch(() => {});
+    this.#scope = computeScopeUnion(this.#scope, challenge.scope);
+    await this.#authorize({});
+  }
+
+  /**
+   * Handles a 403: when it is `insufficient_scope`, asks for the union of the scopes held and challenged
+   * (forcing a new authorization when a refresh cannot widen the grant, RFC 6749 §6) and returns true so the
+   * request is retried. Returns false for any other 403, leaving the body unread.
+   * @throws UnauthorizedError when the user must authorize the wider scope.
+   */
+  async onForbidden(response: Response): Promise<boolean> {
+    const challenge = extractWWWAuthenticateParams(response);
+    if (challenge.error !== 'insufficient_scope') return false;
+    this.#learn(response);
+    await response.body?.cancel().catch(() => {});
+    const granted = (await this.provider.tokens())?.scope;
+    this.#scope = computeScopeUnion(this.#scope, granted, challenge.scope);
+    await this.#authorize({ forceReauthorization: isStrictScopeSuperset(this.#scope, granted) });
+    return true;
+  }
+
+  /**
+   * Completes an authorization the user granted in a browser: exchanges the code for tokens, which the
+   * provider saves. Takes the redirect URL (or its query), from which the code and the RFC 9207 `iss` are
+   * read, or the bare code.
+   * @throws UnauthorizedError when the callback carries an OAuth `error` or no code, or the exchange did
+   *   not authorize; the SDK's OAuth errors when the token request fails.
+   */
+  async finishAuth(callback: AuthorizationCallback): Promise<void> {
+    const { code, iss } = readCallback(callback);
+    await this.#authorize({ authorizationCode: code, ...(iss !== undefined && { iss }) });
+  }
+
+  #learn(response: Response): ReturnType<typeof extractWWWAuthenticateParams> {
+    const challenge = extractWWWAuthenticateParams(response);
+    if (challenge.resourceMetadataUrl !== undefined)
+      this.#resourceMetadataUrl = challenge.resourceMetadataUrl;
+    return challenge;
+  }
+
+  async #authorize(extra: { authorizationCode?: string; iss?: string; forceReauthorization?: boolean }) {
+    const result = await auth(this.provider, {
+      serverUrl: this.#options.serverUrl,
+      ...extra,
+      ...(this.#resourceMetadataUrl !== undefined && { resourceMetadataUrl: this.#resourceMetadataUrl }),
+      ...(this.#scope !== undefined && { scope: this.#scope }),
+      ...(this.#options.fetch !== undefined && { fetchFn: this.#options.fetch }),
+      ...(this.#options.skipIssuerMetadataValidation === true && { skipIssuerMetadataValidation: true }),
+    });
+    if (result !== 'AUTHORIZED') {
+      throw new UnauthorizedError(
+        extra.authorizationCode === undefined
+          ? 'the user must authorize in a browser; call finishAuth() with the code, then connect again'
+          : 'the authorization code did not yield tokens',
+      );
+    }
+  }
+}
+
+/**
+ * The OAuth state for a transport given `authProvider` options: the shared `auth` when there is one, else a
+ * new {@link HttpAuth} for the provider, else `undefined` (no OAuth).
+ */
+export function httpAuthFor(
+  serverUrl: URL,
+  options: {
+    auth?: HttpAuth | undefined;
+    authProvider?: OAuthClientProvider | undefined;
+    fetch?: AuthFetch | undefined;
+    skipIssuerMetadataValidation?: boolean | undefined;
+  },
+): HttpAuth | undefined {
+  if (options.auth !== undefined) return options.auth;
+  if (options.authProvider === undefined) return undefined;
+  return new HttpAuth({
+    serverUrl,
+    provider: options.authProvider,
+    ...(options.fetch !== undefined && { fetch: options.fetch }),
+    ...(options.skipIssuerMetadataValidation === true && { skipIssuerMetadataValidation: true }),
+  });
+}
+
+/** The code and `iss` of a redirect callback; an OAuth `error` in it is thrown (its text is not trusted). */
+function readCallback(callback: AuthorizationCallback): { code: string; iss: string | undefined } {
+  if (typeof callback === 'string') return { code: callback, iss: undefined };
+  const params = callback instanceof URL ? callback.searchParams : callback;
+  const error = params.get('error');
+  if (error !== null) {
+    // RFC 6749 §4.1.2.1 codes are a fixed vocabulary; anything else is shown as "invalid".
+    const known = /^[a-z_]{1,64}$/.test(error) ? error : 'invalid';
+    throw new UnauthorizedError(`the authorization server refused the authorization (${known})`);
+  }
+  const code = params.get('code');
+  if (code === null || code === '') throw new UnauthorizedError('the authorization callback carries no code');
+  return { code, iss: params.get('iss') ?? undefined };
+}

@@ -1,0 +1,163 @@
+/**
+ * Server configuration files in the formats users already have:
+ *
+ * - Claude Desktop / Cursor / Claude Code: `{ "mcpServers": { name: { command, args, env, cwd } |
+ *   { url, headers, type } } }`
+ * - VS Code (`.vscode/mcp.json`): `{ "servers": { name: { type: "stdio" | "http" | "sse", command, args,
+ *   env, envFile, cwd, url, headers } }, "inputs": [...] }`
+ *
+ * Every string agentwire reads from an entry may hold `${VAR}`, `${env:VAR}`, `${VAR:-default}`,
+ * `${input:ID}`, `${workspaceFolder}` or `${userHome}` (see config-interpolate.ts). `disabled: true`
+ * entries are skipped; other top-level keys (VS Code's `inputs`, Claude Desktop's `globalShortcut`, …) and
+ * unknown entry keys are ignored. agentwire adds two optional entry keys of its own, `allowTools` and
+ * `blockTools` (see {@link MCPToolFilter}).
+ */
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { isRecord } from '../core/json.js';
+import { MCPClient, type MCPClientOptions } from './client.js';
+import { type MCPServerEntry, parseServerEntry } from './config-entry.js';
+import { MCPConfigError } from './errors.js';
+import type { MCPHttpServer, MCPStdioServer } from './transport-plan.js';
+
+export type {
+  MCPHttpServerEntry,
+  MCPServerEntry,
+  MCPServerEntryBase,
+  MCPStdioServerEntry,
+} from './config-entry.js';
+export type { MCPToolFilter } from './config-filter.js';
+
+/** A loaded configuration. */
+export interface MCPServerConfig {
+  /** The file's path, or the `source` label of an in-memory object. */
+  source: string;
+  /** Which top-level key held the servers: `mcpServers` (Claude Desktop, Cursor) or `servers` (VS Code). */
+  format: 'mcpServers' | 'servers';
+  /** The enabled servers, in the file's order. */
+  servers: MCPServerEntry[];
+  /** Names of the entries skipped because of `disabled: true`, in the file's order. */
+  disabled: string[];
+}
+
+/** Options of {@link loadServerConfig} and {@link parseServerConfig}. */
+export interface MCPLoadConfigOptions {
+  /** Where `${VAR}` and `${env:VAR}` are looked up. Default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Values of VS Code's `${input:ID}` references (agentwire cannot prompt for them). Default `{}`. */
+  inputs?: Readonly<Record<string, string>>;
+  /**
+   * Directory that relative `cwd` and `envFile` paths are resolved against, and `${workspaceFolder}`'s
+   * value. Default for a file: its directory, or the parent of that directory when it is named `.vscode`
+   * (where VS Code keeps a workspace's `mcp.json`). Default for an object: none (paths left as written,
+   * `${workspaceFolder}` an error).
+   */
+  baseDir?: string;
+  /** Label for an in-memory object in error messages. Default `<inline>`. */
+  source?: string;
+}
+
+function fileError(source: string, problem: string, cause?: unknown): MCPConfigError {
+  return new MCPConfigError(`config ${source}: ${problem}`, { file: source, cause });
+}
+
+/**
+ * Checks a parsed configuration object and returns its servers.
+ * @throws MCPConfigError naming the source, the entry and the field, for every malformed case.
+ */
+export function parseServerConfig(value: unknown, options: MCPLoadConfigOptions = {}): MCPServerConfig {
+  const source = options.source ?? '<inline>';
+  if (!isRecord(value)) throw fileError(source, 'must be a JSON object');
+  const hasClaude = value.mcpServers !== undefined;
+  const hasVSCode = value.servers !== undefined;
+  if (hasClaude && hasVSCode) throw fileError(source, 'has both "mcpServers" and "servers"; keep one');
+  if (!hasClaude && !hasVSCode)
+    throw fileError(source, 'has no "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) object');
+  const format = hasClaude ? 'mcpServers' : 'servers';
+  const entries = value[format];
+  if (!isRecord(entries)) throw fileError(source, `"${format}" must be an object`);
+  const scope = {
+    env: options.env ?? process.env,
+    inputs: options.inputs ?? {},
+    workspaceFolder: options.baseDir,
+    userHome: homedir(),
+  };
+  const servers: MCPServerEntry[] = [];
+  const disabled: string[] = [];
+  for (const [name, raw] of Object.entries(entries)) {
+    if (name === '') throw fileError(source, `"${format}" has an entry with an empty name`);
+    const entry = parseServerEntry(raw, { file: source, entry: name, scope, baseDir: options.baseDir });
+    if (entry) servers.push(entry);
+    else disabled.push(name);
+  }
+  return { source, format, servers, disabled };
+}
+
+/** The directory VS Code would call the workspace folder of a config file. */
+function defaultBaseDir(file: string): string {
+  const dir = path.dirname(file);
+  return path.basename(dir) === '.vscode' ? path.dirname(dir) : dir;
+}
+
+function parseJson(text: string, source: string): unknown {
+  try {
+    // Editors on Windows save a byte-order mark that JSON.parse rejects.
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw fileError(source, `is not valid JSON: ${(error as Error).message}`, error);
+  }
+}
+
+/**
+ * Loads a configuration file (a path) or checks an already parsed object.
+ *
+ * @returns the enabled servers, typed and interpolated, plus the names of disabled ones.
+ * @throws MCPConfigError when the file cannot be read or parsed, or an entry is malformed, e.g.
+ *   `config /home/me/mcp.json: server "github": "url" must be a string`.
+ */
+export async function loadServerConfig(
+  pathOrObject: string | Record<string, unknown>,
+  options: MCPLoadConfigOptions = {},
+): Promise<MCPServerConfig> {
+  if (typeof pathOrObject !== 'string') return parseServerConfig(pathOrObject, options);
+  const file = path.resolve(pathOrObject);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    throw fileError(file, `cannot be read (${code})`, error);
+  }
+  const baseDir = options.baseDir ?? defaultBaseDir(file);
+  return parseServerConfig(parseJson(text, file), { ...options, baseDir, source: file });
+}
+
+/**
+ * Options of {@link createClient}: the client options shared by every server, plus the stdio- and
+ * HTTP-only settings a configuration file does not carry. `name` always comes from the entry.
+ */
+export type MCPCreateClientOptions = Omit<MCPClientOptions, 'name'> &
+  Pick<MCPStdioServer, 'stderr' | 'inheritEnv'> &
+  Pick<MCPHttpServer, 'authProvider' | 'idleTimeout' | 'fetch'>;
+
+/** A client (not yet connected) for one configured server, named after its entry. */
+export function createClient(entry: MCPServerEntry, options: MCPCreateClientOptions = {}): MCPClient {
+  const { stderr, inheritEnv, authProvider, idleTimeout, fetch, ...clientOptions } = options;
+  if (entry.kind === 'stdio') {
+    const server: MCPStdioServer = {
+      ...entry.server,
+      ...(stderr !== undefined && { stderr }),
+      ...(inheritEnv !== undefined && { inheritEnv }),
+    };
+    return MCPClient.fromStdio(server, { ...clientOptions, name: entry.name });
+  }
+  return MCPClient.fromUrl(entry.url, {
+    ...clientOptions,
+    ...entry.options,
+    ...(authProvider && { authProvider }),
+    ...(idleTimeout !== undefined && { idleTimeout }),
+    ...(fetch && { fetch }),
+    name: entry.name,
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * The shared shape of built-in tools: options every tool takes, and the `Tool` builder.
+ */
+import type { JsonSchema } from '../core/json.js';
+import type { Tool, ToolContext } from '../core/tool.js';
+import { BuiltinToolError } from './errors.js';
+import type { Workspace } from './workspace.js';
+
+/** Default cap on what a tool returns to the model, in bytes (UTF-8). */
+export const DEFAULT_MAX_OUTPUT_BYTES = 50_000;
+
+/** Options shared by every built-in tool. */
+export interface BuiltinToolOptions {
+  /** The directory the tools are confined to. */
+  root: string;
+  /** Cap on each result, in bytes; longer output is cut and says so. Default 50,000. */
+  maxOutputBytes?: number;
+}
+
+/** What a built-in tool's body receives. */
+export interface BuiltinContext {
+  workspace: Workspace;
+  maxOutputBytes: number;
+  context: ToolContext;
+}
+
+/** Builds a `Tool` with source `builtin`. */
+export function builtinTool(
+  spec: { name: string; description: string; inputSchema: JsonSchema },
+  shared: { workspace: Workspace; maxOutputBytes: number },
+  run: (input: Record<string, unknown>, ctx: BuiltinContext) => Promise<string>,
+): Tool {
+  return {
+    ...spec,
+    source: 'builtin',
+    execute: (input, context = {}) => {
+      if (context.signal?.aborted) {
+        return Promise.reject(new BuiltinToolError('aborted', spec.name, 'aborted before it started'));
+      }
+      return run(input, { ...shared, context });
+    },
+  };
+}
+
+/**
+ * Cuts `text` to at most `maxBytes` UTF-8 bytes, saying how much was left out. `totalBytes` is the size of
+ * the whole output when `text` is already only its beginning (default: `text`'s own size).
+ */
+export function capOutput(text: string, maxBytes: number, totalBytes = Buffer.byteLength(text)): string {
+  if (totalBytes <= maxBytes) return text;
+  const cut = Buffer.from(text)
+    .subarray(0, maxBytes)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
+  return `${cut}\n[output truncated: ${totalBytes - Buffer.byteLength(cut)} of ${totalBytes} bytes left out]`;
+}
+
+/** A string argument, or an `invalid_input` error naming it. */
+export function stringArg(toolName: string, input: Record<string, unknown>, name: string): string {
+  const value = input[name];
+  if (typeof value !== 'string')
+    throw new BuiltinToolError('invalid_input', toolName, `"${name}" must be a string`);
+  return value;
+}
+
+/** An optional non-negative integer argument. */
+export function intArg(toolName: string, input: Record<string, unknown>, name: string): number | undefined {
+  const value = input[name];
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || (value as number) < 0) {
+    throw new BuiltinToolError('invalid_input', toolName, `"${name}" must be a non-negative integer`);
+  }
+  return value as number;
+}
+
+/** Maps Node's file-system errors to `not_found` / `io`, naming the tool and the path. */
+export function fsError(toolName: string, shownPath: string, error: unknown): BuiltinToolError {
+  if (error instanceof BuiltinToolError) return error;
+  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+  if (code === 'ENOENT')
+    return new BuiltinToolError('not_found', toolName, `"${shownPath}" does not exist`, { cause: error });
+  const why = code || (error instanceof Error ? error.message : String(error));
+  return new BuiltinToolError('io', toolName, `cannot access "${shownPath}": ${why}`, { cause: error });
+}

@@ -1,0 +1,52 @@
+/**
+ * Built-in tools (Rust seed's `default_tools()`): bash, read_file, write_file, edit_file, list_files,
+ * search — confined to a workspace root, with output caps and a timeout for bash.
+ */
+import type { Tool } from '../core/tool.js';
+import { bashTool } from './bash.js';
+import { type BuiltinToolOptions, DEFAULT_MAX_OUTPUT_BYTES } from './define.js';
+import { editFileTool, readFileTool, writeFileTool } from './files.js';
+import { listFilesTool } from './list-files.js';
+import { searchTool } from './search.js';
+import { Workspace } from './workspace.js';
+
+export { DEFAULT_BASH_TIMEOUT_MS } from './bash.js';
+export { type BuiltinToolOptions, DEFAULT_MAX_OUTPUT_BYTES } from './define.js';
+export { BuiltinToolError, type BuiltinToolErrorKind } from './errors.js';
+export { MAX_LIST_ENTRIES } from './list-files.js';
+export { MAX_SEARCH_FILE_BYTES, MAX_SEARCH_MATCHES } from './search.js';
+export { Workspace } from './workspace.js';
+
+/** Options of {@link defaultTools}. */
+export interface DefaultToolsOptions extends BuiltinToolOptions {
+  /** `bash` timeout (default and maximum), in ms. Default 30,000. */
+  bashTimeoutMs?: number;
+  /** Leave `bash` out (file tools only). Default false. */
+  withoutBash?: boolean;
+}
+
+/**
+ * The six built-in tools, confined to `options.root`: paths outside it, including through symlinks, are
+ * refused with a `BuiltinToolError` of kind `outside_workspace` (which the agent reports to the model).
+ */
+export function defaultTools(options: DefaultToolsOptions): Tool[] {
+  const shared = {
+    workspace: new Workspace(options.root),
+    maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+  };
+  const tools = [
+    readFileTool(shared),
+    writeFileTool(shared),
+    editFileTool(shared),
+    listFilesTool(shared),
+    searchTool(shared),
+  ];
+  if (options.withoutBash) return tools;
+  return [
+    bashTool({
+      ...shared,
+      ...(options.bashTimeoutMs === undefined ? {} : { timeoutMs: options.bashTimeoutMs }),
+    }),
+    ...tools,
+  ];
+}

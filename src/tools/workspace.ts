@@ -1,0 +1,76 @@
+/**
+ * The workspace root that confines every built-in tool. A path is accepted only when both its lexical form
+ * and its real path (symlinks resolved, for the deepest part that exists) stay inside the root's real path.
+ */
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { BuiltinToolError } from './errors.js';
+
+/** A confined directory tree. */
+export class Workspace {
+  /** The root as given, made absolute. */
+  readonly root: string;
+  #realRoot: Promise<string> | undefined;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  /**
+   * The absolute path for `relative` (relative to the root, or absolute inside it).
+   * @throws {BuiltinToolError} `outside_workspace` when the path, or what a symlink on it points to, is
+   *   outside the root; `invalid_input` for an empty or non-string path.
+   */
+  async resolve(toolName: string, relative: unknown): Promise<string> {
+    if (typeof relative !== 'string' || relative === '') {
+      throw new BuiltinToolError('invalid_input', toolName, 'path must be a non-empty string');
+    }
+    const root = await this.realRoot();
+    const absolute = path.resolve(root, relative);
+    if (!isInside(root, absolute)) throw outside(toolName, relative);
+    const real = await realOfDeepestExisting(absolute);
+    if (!isInside(root, real)) throw outside(toolName, relative);
+    return real;
+  }
+
+  /** The path of `absolute` relative to the root, with `/` separators (`.` for the root itself). */
+  async relative(absolute: string): Promise<string> {
+    const rel = path.relative(await this.realRoot(), absolute);
+    return rel === '' ? '.' : rel.split(path.sep).join('/');
+  }
+
+  /** The root with symlinks resolved. */
+  realRoot(): Promise<string> {
+    this.#realRoot ??= realpath(this.root);
+    return this.#realRoot;
+  }
+}
+
+function isInside(root: string, candidate: string): boolean {
+  const rel = path.relative(root, candidate);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function outside(toolName: string, relative: string): BuiltinToolError {
+  return new BuiltinToolError('outside_workspace', toolName, `path "${relative}" is outside the workspace`);
+}
+
+/** Real path of `absolute`, resolving the deepest existing ancestor when it does not exist yet (writes). */
+async function realOfDeepestExisting(absolute: string): Promise<string> {
+  const missing: string[] = [];
+  let current = absolute;
+  for (;;) {
+    try {
+      return path.join(await realpath(current), ...missing.reverse());
+    } catch (error) {
+      const parent = path.dirname(current);
+      if (parent === current || !isMissing(error)) throw error;
+      missing.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR');
+}
