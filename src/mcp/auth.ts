@@ -61,6 +61,8 @@ export class HttpAuth {
   readonly #options: HttpAuthOptions;
   #resourceMetadataUrl: URL | undefined;
   #scope: string | undefined;
+  /** The scopes of the last step-up, to stop a server that keeps answering 403 for scopes we hold. */
+  #steppedUpTo: string | undefined;
 
   constructor(options: HttpAuthOptions) {
     this.provider = options.provider;
@@ -95,17 +97,26 @@ export class HttpAuth {
   /**
    * Handles a 403: when it is `insufficient_scope`, asks for the union of the scopes held and challenged
    * (forcing a new authorization when a refresh cannot widen the grant, RFC 6749 §6) and returns true so the
-   * request is retried. Returns false for any other 403, leaving the body unread.
+   * request is retried. Returns false, leaving the body unread, for any other 403, and when the token already
+   * holds every scope asked for and the last step-up already asked for the challenged ones (a loop).
    * @throws UnauthorizedError when the user must authorize the wider scope.
    */
   async onForbidden(response: Response): Promise<boolean> {
     const challenge = extractWWWAuthenticateParams(response);
     if (challenge.error !== 'insufficient_scope') return false;
+    const granted = (await this.provider.tokens())?.scope;
+    const wanted = computeScopeUnion(this.#scope, granted, challenge.scope);
+    const widens = isStrictScopeSuperset(wanted, granted);
+    // The token already carries every scope asked for, and the last step-up already asked for the challenged
+    // ones: another round trip through the browser cannot satisfy this server (spec: "implement retry limits").
+    const askedBefore =
+      this.#steppedUpTo !== undefined && !isStrictScopeSuperset(challenge.scope, this.#steppedUpTo);
+    if (!widens && askedBefore) return false;
     this.#learn(response);
     await response.body?.cancel().catch(() => {});
-    const granted = (await this.provider.tokens())?.scope;
-    this.#scope = computeScopeUnion(this.#scope, granted, challenge.scope);
-    await this.#authorize({ forceReauthorization: isStrictScopeSuperset(this.#scope, granted) });
+    this.#scope = wanted;
+    this.#steppedUpTo = wanted;
+    await this.#authorize({ forceReauthorization: widens });
     return true;
   }
 

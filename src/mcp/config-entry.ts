@@ -151,6 +151,8 @@ export function parseServerEntry(raw: unknown, context: EntryParseContext): MCPS
     if (!hasCommand) throw entryError(context, undefined, 'needs "command" (type is "stdio")');
     return stdioEntry(context, raw);
   }
+  if (!hasUrl && type !== undefined)
+    throw entryError(context, undefined, `needs "url" (type is "${String(raw.type)}")`);
   if (!hasUrl)
     throw entryError(context, undefined, 'needs "command" (a local server) or "url" (a remote one)');
   return httpEntry(context, raw, type ?? 'auto');

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { isRecord } from '../core/json.js';
 import { MCPClient, type MCPClientOptions } from './client.js';
 import { type MCPServerEntry, parseServerEntry } from './config-entry.js';
+import { parseConfigText } from './config-text.js';
 import { MCPConfigError } from './errors.js';
 import type { MCPHttpServer, MCPStdioServer } from './transport-plan.js';
 
@@ -100,15 +101,6 @@ function defaultBaseDir(file: string): string {
   return path.basename(dir) === '.vscode' ? path.dirname(dir) : dir;
 }
 
-function parseJson(text: string, source: string): unknown {
-  try {
-    // Editors on Windows save a byte-order mark that JSON.parse rejects.
-    return JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    throw fileError(source, `is not valid JSON: ${(error as Error).message}`, error);
-  }
-}
-
 /**
  * Loads a configuration file (a path) or checks an already parsed object.
  *
@@ -130,7 +122,21 @@ export async function loadServerConfig(
     throw fileError(file, `cannot be read (${code})`, error);
   }
   const baseDir = options.baseDir ?? defaultBaseDir(file);
-  return parseServerConfig(parseJson(text, file), { ...options, baseDir, source: file });
+  return parseServerConfig(parseConfigText(text, file), { ...options, baseDir, source: file });
+}
+
+/**
+ * The entry named `name` (for a command line's `--config <file> <server>`).
+ * @throws MCPConfigError when there is no such entry, or it is disabled; the message lists the names there are.
+ */
+export function getServerEntry(config: MCPServerConfig, name: string): MCPServerEntry {
+  const entry = config.servers.find((server) => server.name === name);
+  if (entry) return entry;
+  const known = config.servers.map((server) => `"${server.name}"`).join(', ') || 'none';
+  const problem = config.disabled.includes(name)
+    ? `server "${name}" is disabled ("disabled": true)`
+    : `has no server named "${name}" (servers: ${known})`;
+  throw new MCPConfigError(`config ${config.source}: ${problem}`, { file: config.source, entry: name });
 }
 
 /**

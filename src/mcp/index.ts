@@ -10,7 +10,22 @@ export {
   type MCPClientOptions,
   type MCPClientState,
   type MCPFormatResultContext,
+  type MCPRequestOptions,
 } from './client.js';
+export {
+  createClient,
+  getServerEntry,
+  loadServerConfig,
+  type MCPCreateClientOptions,
+  type MCPHttpServerEntry,
+  type MCPLoadConfigOptions,
+  type MCPServerConfig,
+  type MCPServerEntry,
+  type MCPServerEntryBase,
+  type MCPStdioServerEntry,
+  type MCPToolFilter,
+  parseServerConfig,
+} from './config.js';
 export {
   base64DecodedSize,
   formatBytes,
@@ -23,11 +38,22 @@ export {
   type MCPCallErrorDetails,
   type MCPCallErrorKind,
   MCPConfigError,
+  type MCPConfigErrorDetails,
   MCPError,
   MCPToolError,
 } from './errors.js';
 export { MCPClientEvent, type MCPClientEvents, type MCPClientLogEntry } from './events.js';
 export { MCPTool } from './mcp-tool.js';
 export type { MCPReconnectOptions } from './reconnect.js';
+export type { MCPServerRequestHandlers, ServerRequestContext } from './server-requests.js';
+export {
+  DEFAULT_PREFIX_SEPARATOR,
+  MCPPrefixedTool,
+  type MCPServerConnectResult,
+  type MCPServerStatus,
+  MCPServers,
+  type MCPServersEvents,
+  type MCPServersToolOptions,
+} from './servers.js';
 export type { MCPHttpServer, MCPStdioServer } from './transport-plan.js';
 export type * from './types.js';
