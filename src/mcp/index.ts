@@ -1,4 +1,6 @@
 /** The MCP client layer: everything a caller needs to reach MCP servers' tools. */
+
+export type { AuthorizationCallback } from './auth.js';
 export {
   DEFAULT_CALL_TIMEOUT_MS,
   type MCPCallOptionsContext,

@@ -1,0 +1,235 @@
+#!/usr/bin/env node
+/**
+ * agentwire's client for the official MCP conformance suite (`@modelcontextprotocol/conformance`).
+ *
+ * The suite runs `node conformance/client.mjs <serverUrl>` with `MCP_CONFORMANCE_SCENARIO` (and, for some
+ * auth scenarios, `MCP_CONFORMANCE_CONTEXT`) in the environment, and judges what reaches its server. This
+ * file only does what a host of agentwire would do for each scenario, through agentwire's public API
+ * (built into ../dist, or `AGENTWIRE_DIST`): it runs on the host's Node (>= 20), the suite on Node 22.
+ *
+ * Exit code 0 when the scenario's steps completed, 1 (with the error on stderr) otherwise.
+ */
+import { pathToFileURL } from 'node:url';
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/client';
+import { ConformanceOAuthProvider } from './oauth-provider.mjs';
+
+const distEntry = process.env.AGENTWIRE_DIST ?? new URL('../dist/index.js', import.meta.url).pathname;
+const { MCPClient, MCPCallError } = await import(pathToFileURL(distEntry).href);
+
+/** The URL-based client id offered to servers that support Client ID Metadata Documents (SEP-991). */
+const CIMD_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+/** How many browser round trips one step may take: the first authorization, then one step-up. */
+const MAX_AUTHORIZATIONS = 2;
+
+/** @type {Record<string, (url: string) => Promise<void>>} */
+const scenarios = {
+  initialize: async (url) => {
+    await session(MCPClient.fromUrl(url, { name: 'conformance' }), async () => {});
+  },
+
+  tools_call: async (url) => {
+    await session(MCPClient.fromUrl(url, { name: 'conformance' }), async (client) => {
+      const result = await client.callTool('add_numbers', { a: 5, b: 3 });
+      expectNoError(result, 'add_numbers');
+    });
+  },
+
+  'elicitation-sep1034-client-defaults': async (url) => {
+    // The handler accepts with no fields: agentwire fills every field from the schema's defaults.
+    const client = MCPClient.fromUrl(url, {
+      name: 'conformance',
+      onElicitation: async () => ({ action: 'accept', content: {} }),
+    });
+    await session(client, async () => {
+      const result = await client.callTool('test_client_elicitation_defaults', {});
+      expectNoError(result, 'test_client_elicitation_defaults');
+    });
+  },
+
+  'sse-retry': async (url) => {
+    // The server ends the tool's response stream after an event id and `retry:`; agentwire must wait that
+    // long, resume with GET + Last-Event-ID, and receive the result there.
+    await session(MCPClient.fromUrl(url, { name: 'conformance' }), async (client) => {
+      const result = await client.callTool('test_reconnection', {});
+      expectNoError(result, 'test_reconnection');
+    });
+  },
+
+  'auth/pre-registration': async (url) => {
+    const context = readContext();
+    const provider = new ConformanceOAuthProvider({
+      clientName: 'agentwire-conformance',
+      clientInformation: { client_id: context.client_id, client_secret: context.client_secret },
+    });
+    await authorizedSession(url, provider);
+  },
+
+  'auth/client-credentials-basic': async (url) => {
+    const context = readContext();
+    const provider = new ClientCredentialsProvider({
+      clientId: context.client_id,
+      clientSecret: context.client_secret,
+    });
+    await session(MCPClient.fromUrl(url, { name: 'conformance', authProvider: provider }), listOnly);
+  },
+
+  'auth/client-credentials-jwt': async (url) => {
+    const context = readContext();
+    const provider = new PrivateKeyJwtProvider({
+      clientId: context.client_id,
+      privateKey: context.private_key_pem,
+      algorithm: context.signing_algorithm ?? 'ES256',
+    });
+    await session(MCPClient.fromUrl(url, { name: 'conformance', authProvider: provider }), listOnly);
+  },
+
+  'auth/cross-app-access-complete-flow': async (url) => {
+    const token = await crossAppAccessToken(url, readContext());
+    // A token obtained out of band reaches the server as a static header.
+    const client = MCPClient.fromUrl(url, {
+      name: 'conformance',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    await session(client, async () => {
+      expectNoError(await client.callTool('test-tool', {}), 'test-tool');
+    });
+  },
+};
+
+/** Every other `auth/*` scenario: discovery, registration (DCR or CIMD), authorization code with PKCE. */
+async function defaultAuthScenario(url, scenario) {
+  const provider = new ConformanceOAuthProvider({
+    clientName: 'agentwire-conformance',
+    clientMetadataUrl: CIMD_CLIENT_METADATA_URL,
+  });
+  // A 2025-03-26 server is its own authorization server, and its metadata names an `issuer` that predates
+  // the RFC 8414 §3.3 check: the option a host sets for such a server.
+  const legacy = scenario.startsWith('auth/2025-03-26-');
+  await authorizedSession(url, provider, legacy ? { skipIssuerMetadataValidation: true } : {});
+}
+
+/** Connects through OAuth (authorize in "the browser", `finishAuth`, connect again), lists and calls a tool. */
+async function authorizedSession(url, provider, options = {}) {
+  const client = MCPClient.fromUrl(url, { name: 'conformance', authProvider: provider, ...options });
+  try {
+    await withAuthorization(client, provider, () => client.connect());
+    const result = await withAuthorization(client, provider, () => client.callTool('test-tool', {}));
+    expectNoError(result, 'test-tool');
+  } finally {
+    await client.disconnect();
+  }
+}
+
+/**
+ * Runs `step`; when it fails because the user must authorize (an `MCPCallError` of kind `http`, status 401,
+ * whose cause is the SDK's `UnauthorizedError`), hands the redirect to `finishAuth` and runs it again.
+ */
+async function withAuthorization(client, provider, step) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      const callback = provider.takeCallback();
+      if (!needsAuthorization(error) || callback === undefined || attempt >= MAX_AUTHORIZATIONS) throw error;
+      await client.finishAuth(callback);
+    }
+  }
+}
+
+function needsAuthorization(error) {
+  return error instanceof MCPCallError && error.status === 401 && error.cause?.name === 'UnauthorizedError';
+}
+
+async function session(client, body) {
+  try {
+    await client.connect();
+    await body(client);
+  } finally {
+    await client.disconnect();
+  }
+}
+
+async function listOnly(client) {
+  if (client.getTools().length === 0) throw new Error('the server listed no tools');
+}
+
+function expectNoError(result, toolName) {
+  if (result.isError === true)
+    throw new Error(`tool ${toolName} returned isError: ${JSON.stringify(result)}`);
+}
+
+function readContext() {
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  if (raw === undefined) throw new Error('MCP_CONFORMANCE_CONTEXT is not set');
+  return JSON.parse(raw);
+}
+
+/**
+ * Cross-App Access (SEP-990, an extension): exchange the IdP's ID token for an ID-JAG at the IdP (RFC 8693),
+ * then the ID-JAG for an access token at the MCP server's authorization server (RFC 7523 jwt-bearer).
+ */
+async function crossAppAccessToken(url, context) {
+  const resourceMetadata = await getJson(new URL('/.well-known/oauth-protected-resource/mcp', url));
+  const authServer = resourceMetadata.authorization_servers?.[0];
+  if (authServer === undefined) throw new Error('protected resource metadata names no authorization server');
+  const asMetadata = await getJson(new URL('/.well-known/oauth-authorization-server', authServer));
+  const grant = await postForm(context.idp_token_endpoint, {
+    grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+    requested_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
+    audience: asMetadata.issuer,
+    resource: resourceMetadata.resource,
+    subject_token: context.idp_id_token,
+    subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
+    client_id: context.idp_client_id,
+  });
+  const basic = Buffer.from(
+    `${encodeURIComponent(context.client_id)}:${encodeURIComponent(context.client_secret)}`,
+  ).toString('base64');
+  const token = await postForm(
+    asMetadata.token_endpoint,
+    { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: grant.access_token },
+    { Authorization: `Basic ${basic}` },
+  );
+  return token.access_token;
+}
+
+async function getJson(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`GET ${url} failed with HTTP ${response.status}`);
+  return response.json();
+}
+
+async function postForm(url, fields, headers = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields),
+  });
+  // The body of a failed token request may echo credentials: report the status only.
+  if (!response.ok) throw new Error(`POST ${url} failed with HTTP ${response.status}`);
+  return response.json();
+}
+
+async function main() {
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
+  const url = process.argv[2];
+  if (scenario === undefined || url === undefined) {
+    console.error('usage: MCP_CONFORMANCE_SCENARIO=<scenario> node conformance/client.mjs <server-url>');
+    return 2;
+  }
+  const run = scenarios[scenario] ?? (scenario.startsWith('auth/') ? defaultAuthScenario : undefined);
+  if (run === undefined) {
+    console.error(`conformance client: no handler for scenario "${scenario}"`);
+    return 2;
+  }
+  await run(url, scenario);
+  return 0;
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  console.error(`conformance client: scenario "${process.env.MCP_CONFORMANCE_SCENARIO}" failed:`, error);
+  process.exitCode = 1;
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite's client scenarios against agentwire (issue 5, "Conformance").
+#
+# Required: every client scenario `conformance list` prints except those marked [draft] (core, auth,
+# back-compat and extension scenarios alike). The suite needs Node >= 22, taken from the `node` package
+# pinned in conformance/package.json (an npm-registry binary, so nothing is downloaded outside npm); the
+# client (conformance/client.mjs) runs on the host's Node, importing agentwire from ../dist (run
+# `npm run build` first; CI runs this after `npm test`).
+#
+# conformance/expected-failures.json maps a scenario to the written reason it is allowed to fail. An
+# expected failure that passes is reported as a failure, so the file cannot go stale.
+#
+# Prints one line per scenario, then `conformance: N passed, M failed` (M counts unexpected results only).
+# Exit status: 0 when M is 0, 1 otherwise, 2 when the suite cannot run at all.
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+
+host_node="$(command -v node)"
+if [[ -z "$host_node" || "$host_node" == "$here/node_modules/"* ]]; then
+  echo "conformance: the host's node (>= 20) must be on PATH, ahead of conformance/node_modules/.bin" >&2
+  exit 2
+fi
+if [[ ! -f "$root/dist/index.js" ]]; then
+  echo "conformance: $root/dist/index.js is missing; run \`npm run build\` first" >&2
+  exit 2
+fi
+if [[ ! -x "$here/node_modules/.bin/node" || ! -d "$here/node_modules/@modelcontextprotocol/conformance" ]]; then
+  npm ci --prefix "$here" --no-audit --no-fund >&2 || { echo "conformance: npm ci failed" >&2; exit 2; }
+fi
+
+suite_node="$here/node_modules/.bin/node"
+suite="$here/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+if ! "$suite_node" --version | grep -q '^v22\.'; then
+  echo "conformance: $suite_node is not Node 22" >&2
+  exit 2
+fi
+
+# "  - auth/metadata-default [2025-11-25]" lines after "Client scenarios"; drafts are informational only.
+mapfile -t scenarios < <(
+  "$suite_node" "$suite" list |
+    sed -n '/^Client scenarios/,$p' |
+    sed -n 's/^  - \([^ ]*\) \[\(.*\)\]$/\1 \2/p' |
+    grep -v ' draft$' |
+    cut -d' ' -f1
+)
+if [[ ${#scenarios[@]} -eq 0 ]]; then
+  echo "conformance: the suite listed no client scenarios" >&2
+  exit 2
+fi
+
+expected_reason() {
+  "$host_node" -e '
+    const file = process.argv[1];
+    const reasons = require("node:fs").existsSync(file) ? JSON.parse(require("node:fs").readFileSync(file, "utf8")) : {};
+    const reason = reasons[process.argv[2]];
+    if (typeof reason === "string" && reason.trim() !== "") process.stdout.write(reason);
+  ' "$here/expected-failures.json" "$1"
+}
+
+results="$here/results"
+rm -rf "$results"
+mkdir -p "$results"
+passed=0
+failed=0
+expected=0
+for scenario in "${scenarios[@]}"; do
+  log="$results/${scenario//\//_}.log"
+  reason="$(expected_reason "$scenario")"
+  # The suite's own per-scenario timeout is 30 s; `timeout` only guards against a runner that hangs.
+  timeout 120 "$suite_node" "$suite" client \
+    --command "$host_node $here/client.mjs" \
+    --scenario "$scenario" \
+    -o "$results/raw" >"$log" 2>&1
+  status=$?
+  summary="$(grep -o 'Passed: [0-9]*/[0-9]*, [0-9]* failed, [0-9]* warnings' "$log" | tail -1)"
+  if [[ $status -eq 0 && -z "$reason" ]]; then
+    passed=$((passed + 1))
+    echo "PASS  $scenario  (${summary:-no checks})"
+  elif [[ $status -ne 0 && -n "$reason" ]]; then
+    expected=$((expected + 1))
+    echo "XFAIL $scenario  (${summary:-no checks}): $reason"
+  elif [[ $status -eq 0 ]]; then
+    failed=$((failed + 1))
+    echo "FAIL  $scenario  passed but is listed in expected-failures.json: remove it"
+  else
+    failed=$((failed + 1))
+    echo "FAIL  $scenario  (${summary:-exit $status}); log: ${log#"$root/"}"
+    grep -E 'FAILURE|WARNING|Error|error:' "$log" | grep -v 'INFO' | tail -8 | sed 's/^/      /'
+  fi
+done
+
+suffix=""
+[[ $expected -gt 0 ]] && suffix=" ($expected expected failures)"
+echo "conformance: $passed passed, $failed failed$suffix"
+[[ $failed -eq 0 ]]
