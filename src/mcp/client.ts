@@ -8,20 +8,19 @@
 import { UnauthorizedError } from '@modelcontextprotocol/client';
 import { VERSION } from '../core/version.js';
 import type { AuthorizationCallback } from './auth.js';
-import { type MCPCallOptionsSource, type MCPToolCallOptions, resolveCallOptions } from './call-options.js';
-import { renderCallToolResult, renderCallToolResultText } from './content.js';
+import {
+  DEFAULT_CALL_TIMEOUT_MS,
+  type MCPCallOptionsSource,
+  type MCPToolCallOptions,
+  resolveCallOptions,
+} from './call-options.js';
+import type { MCPClientOptions, MCPClientState, MCPRequestOptions } from './client-options.js';
 import { toCallError } from './error-mapping.js';
-import { MCPCallError, MCPToolError } from './errors.js';
+import { MCPCallError } from './errors.js';
 import { type MCPClientEvents, TypedEmitter } from './events.js';
 import type { MCPTool, MCPToolHost } from './mcp-tool.js';
-import { outputSchemaMismatch } from './output-schema.js';
-import {
-  backoffDelay,
-  type MCPReconnectOptions,
-  type ReconnectPolicy,
-  reconnectPolicy,
-} from './reconnect.js';
-import type { MCPServerRequestHandlers } from './server-requests.js';
+import { presentResult } from './present-result.js';
+import { backoffDelay, type ReconnectPolicy, reconnectPolicy } from './reconnect.js';
 import { Session, type SessionHooks, type SessionRequestOptions } from './session.js';
 import { ToolSet } from './tool-set.js';
 import {
@@ -41,72 +40,15 @@ import type {
   ResourceTemplate,
   Root,
 } from './types.js';
+import { type Deferred, deferred, sleep, waitWithin } from './waiting.js';
 import { anyObjectSchema, objectWithArraySchema } from './wire-schemas.js';
 
-/** Connection state (TypeScript seed, "Connection Loss and Reconnection"). */
-export type MCPClientState = 'disconnected' | 'connecting' | 'connected' | 'reconnecting' | 'failed';
-
-/** What `formatResult` receives besides the result. */
-export interface MCPFormatResultContext {
-  toolName: string;
-}
-
-/** Options shared by `fromStdio` and `fromUrl` (TypeScript seed, "Client options"). */
-export interface MCPClientOptions extends MCPServerRequestHandlers {
-  /** The server's name in errors, events and tool prefixes. Default: derived from the command or URL host. */
-  name?: string;
-  /** `clientInfo.name` sent in `initialize`. Default `"agentwire"`. */
-  clientName?: string;
-  /** `clientInfo.version` sent in `initialize`. Default: agentwire's package version. */
-  clientVersion?: string;
-  /** Default options for every tool call, or a function of the tool name returning them. */
-  callOptions?: MCPCallOptionsSource;
-  /** Bound in ms on each request of the handshake and discovery (`initialize`, `tools/list`). Default 60 000. */
-  connectTimeout?: number;
-  /** Throw `MCPToolError` from tool `execute` when a result has `isError: true`. Default true. */
-  throwOnToolError?: boolean;
-  /** Takes over how results reach the agent; the default is `renderCallToolResult`. */
-  formatResult?: (result: CallToolResult, context: MCPFormatResultContext) => unknown;
-  /** Automatic reconnection. Default `{ enabled: false }`. */
-  reconnect?: MCPReconnectOptions;
-  /**
-   * Check `structuredContent` against a tool's `outputSchema` in `execute`; a mismatch is thrown as an
-   * `MCPToolError` naming it (see output-schema.ts for why). `callTool()` is never affected. Default true.
-   */
-  validateOutput?: boolean;
-  /** Re-discover tools on `notifications/tools/list_changed`. Default true. */
-  refreshToolsOnListChanged?: boolean;
-  /** Quiet period in ms that a burst of `list_changed` notifications is folded into. Default 20. */
-  listChangedDebounceMs?: number;
-  /** Ask the server for log messages at this level and above after each connect (`logging/setLevel`). */
-  logLevel?: LoggingLevel;
-}
-
-/** Options for requests other than `tools/call`. */
-export interface MCPRequestOptions {
-  /** Cancels the request. */
-  signal?: AbortSignal;
-  /** Timeout in ms. Default: the client's `connectTimeout` (60 000). */
-  timeout?: number;
-}
-
-interface Deferred {
-  promise: Promise<void>;
-  resolve(): void;
-  reject(error: Error): void;
-}
-
-function deferred(): Deferred {
-  let resolve!: () => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  // A reconnect nobody waits for must not surface as an unhandled rejection.
-  promise.catch(() => {});
-  return { promise, resolve, reject };
-}
+export type {
+  MCPClientOptions,
+  MCPClientState,
+  MCPFormatResultContext,
+  MCPRequestOptions,
+} from './client-options.js';
 
 export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolHost {
   /** The server's name, as used in errors, events and prefixes. */
@@ -377,36 +319,23 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   async #waitFor(pending: Promise<void>, toolName: string, options: MCPToolCallOptions, deadline: number) {
     const context = { server: this.name, method: 'tools/call', toolName, signal: options.signal };
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const bounds = new Promise<never>((_, reject) => {
-      const ms = deadline - Date.now();
-      timer = setTimeout(() => {
-        const reason = `timed out after ${options.timeout ?? 60_000} ms waiting for the connection`;
-        reject(
-          new MCPCallError(
-            'timeout',
-            `MCP server "${this.name}": tools/call "${toolName}" failed: ${reason}`,
-            {
-              server: this.name,
-              method: 'tools/call',
-              toolName,
-              timeoutMs: options.timeout ?? 60_000,
-            },
-          ),
-        );
-      }, ms);
-      onAbort = () => reject(toCallError(options.signal?.reason, context));
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      if (options.signal?.aborted) onAbort();
-    });
+    const timeoutMs = options.timeout ?? DEFAULT_CALL_TIMEOUT_MS;
     try {
-      await Promise.race([pending, bounds]);
+      await waitWithin(pending, deadline - Date.now(), options.signal, () => {
+        const reason = `timed out after ${timeoutMs} ms waiting for the connection`;
+        return new MCPCallError(
+          'timeout',
+          `MCP server "${this.name}": tools/call "${toolName}" failed: ${reason}`,
+          {
+            server: this.name,
+            method: 'tools/call',
+            toolName,
+            timeoutMs,
+          },
+        );
+      });
     } catch (error) {
       throw toCallError(error, context);
-    } finally {
-      clearTimeout(timer);
-      if (onAbort) options.signal?.removeEventListener('abort', onAbort);
     }
   }
 
@@ -415,24 +344,16 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * @throws MCPToolError when `isError` is set and `throwOnToolError` is on (default).
    */
   presentResult(toolName: string, result: CallToolResult): unknown {
-    const mismatch =
-      this.#options.validateOutput === false
-        ? undefined
-        : outputSchemaMismatch(this.#tools.get(toolName)?.definition.outputSchema, result);
-    const failure = mismatch ?? (result.isError === true ? renderCallToolResultText(result) : undefined);
-    if (failure !== undefined) {
-      if (this.#options.throwOnToolError !== false) {
-        throw new MCPToolError(`Tool "${toolName}" on MCP server "${this.name}" failed: ${failure}`, {
-          toolName,
-          result,
-          server: this.name,
-        });
-      }
-      if (mismatch !== undefined && !this.#options.formatResult)
-        return `${renderCallToolResultText(result)}\n[error: ${mismatch}]`;
-    }
-    if (this.#options.formatResult) return this.#options.formatResult(result, { toolName });
-    return renderCallToolResult(result);
+    return presentResult(result, {
+      toolName,
+      server: this.name,
+      outputSchema:
+        this.#options.validateOutput === false
+          ? undefined
+          : this.#tools.get(toolName)?.definition.outputSchema,
+      throwOnToolError: this.#options.throwOnToolError !== false,
+      formatResult: this.#options.formatResult,
+    });
   }
 
   /**
@@ -629,20 +550,4 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       },
     );
   }
-}
-
-/** Resolves true after `ms`, or false as soon as `signal` aborts; leaves no timer behind. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,0 +1,65 @@
+/**
+ * Small promise utilities for the client's lifecycle: a deferred "ready" signal for calls waiting on a
+ * reconnect, an abortable sleep for backoff, and a bounded wait. Each one clears its own timer and listener.
+ */
+
+/** A promise with its settle functions exposed. */
+export interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+/** A new {@link Deferred}. Its rejection, when nobody waits, is not an unhandled rejection. */
+export function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts; leaves no timer behind. */
+export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Waits for `pending`, at most `ms` (then rejects with `onTimeout()`), and rejects with the abort reason as
+ * soon as `signal` aborts.
+ */
+export async function waitWithin(
+  pending: Promise<void>,
+  ms: number,
+  signal: AbortSignal | undefined,
+  onTimeout: () => Error,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const bounds = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), Math.max(0, ms));
+    onAbort = () => reject(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+  });
+  try {
+    await Promise.race([pending, bounds]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  }
+}
