@@ -5,17 +5,19 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../core/version.js';
 import { registerCallCommand } from './commands/call.js';
+import { registerRunCommand } from './commands/run.js';
 import { registerToolsCommand } from './commands/tools.js';
 import type { CommandContext } from './context.js';
-import { describeFailure } from './failure.js';
 import { type CliIo, ExitCode, type ExitCodeValue } from './io.js';
+import { type CliExitCode, describeRunFailure } from './run-failure.js';
 
 /**
  * Runs the CLI on `argv` (the arguments after the program name, e.g. `['tools', '--stdio', 'node s.js']`).
  * Never throws and never exits the process.
- * @returns the exit code: 0 ok, 1 tool error, 2 usage, 3 connection or call failure (see `ExitCode`).
+ * @returns the exit code: 0 ok, 1 tool error, 2 usage, 3 connection or call failure (see `ExitCode`), 130 an
+ *   agent run interrupted through `io.signal` (see `EXIT_INTERRUPTED`).
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCodeValue> {
+export async function runCli(argv: readonly string[], io: CliIo): Promise<CliExitCode> {
   let exitCode: ExitCodeValue = ExitCode.ok;
   const context: CommandContext = {
     io,
@@ -26,13 +28,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   const program = createProgram(io);
   registerToolsCommand(program, context);
   registerCallCommand(program, context);
+  registerRunCommand(program, context);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
     // Commander has already printed its own message (or the help / version) through `io`.
     if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    const failure = describeFailure(error);
+    const failure = describeRunFailure(error);
     io.stderr(failure.text);
     return failure.exitCode;
   }
@@ -41,7 +44,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
 function createProgram(io: CliIo): Command {
   // Set before the commands are added: subcommands copy these settings when they are created.
   return new Command('agentwire')
-    .description('Call the tools of any MCP server from the command line.')
+    .description('Call the tools of any MCP server from the command line, or give them to an agent.')
     .version(VERSION)
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })

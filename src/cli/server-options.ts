@@ -2,7 +2,8 @@
  * How a command names its server: `--stdio "<command line>"` (with `--env K=V`, `--cwd DIR`) or
  * `--url <url>` (with `--header "K: V"`, `--transport`), plus `--timeout <ms>`. Every command that talks to
  * one server adds these options and turns them into a {@link ServerTarget}; a later `--config <file>` with a
- * server name is one more branch of {@link serverTarget}.
+ * server name is one more branch of {@link serverTarget}. `agentwire run` takes several servers at once:
+ * `addServerOptions(command, { repeatable: true })` and {@link serverTargets}.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parse as parseShell } from 'shell-quote';
@@ -18,6 +19,12 @@ export interface ServerOptionValues {
   header: string[];
   transport?: NonNullable<MCPHttpServer['transport']>;
   timeout?: number;
+}
+
+/** The option values of a command that takes several servers (`--stdio` and `--url` repeatable). */
+export interface ServerListOptionValues extends Omit<ServerOptionValues, 'stdio' | 'url'> {
+  stdio: string[];
+  url: string[];
 }
 
 /** A server to connect to, checked and ready for `MCPClient`. */
@@ -43,16 +50,27 @@ function positiveInteger(value: string): number {
   return parsed;
 }
 
-/** Adds the server options to `command` (call before `.action`). */
-export function addServerOptions(command: Command): Command {
+/**
+ * Adds the server options to `command` (call before `.action`). With `repeatable`, `--stdio` and `--url`
+ * may be given several times and collect into arrays ({@link ServerListOptionValues}); `--env` and `--cwd`
+ * then apply to every `--stdio` server.
+ */
+export function addServerOptions(command: Command, options: { repeatable?: boolean } = {}): Command {
+  const many = options.repeatable === true;
+  const serverOption = (flags: string, description: string) =>
+    many
+      ? new Option(flags, `${description} (repeatable)`).argParser(collect).default([])
+      : new Option(flags, description);
   return command
-    .option(
-      '--stdio <command-line>',
-      'start a local server: its command line, split like a shell (no expansion)',
+    .addOption(
+      serverOption(
+        '--stdio <command-line>',
+        'start a local server: its command line, split like a shell (no expansion)',
+      ),
     )
     .option('--env <KEY=VALUE>', 'environment variable for the --stdio server (repeatable)', collect, [])
     .option('--cwd <dir>', 'working directory of the --stdio server')
-    .option('--url <url>', 'connect to a remote server over Streamable HTTP')
+    .addOption(serverOption('--url <url>', 'connect to a remote server over Streamable HTTP'))
     .option('--header <"Name: value">', 'HTTP header for the --url server (repeatable)', collect, [])
     .addOption(
       new Option('--transport <mode>', 'HTTP transport for --url')
@@ -95,11 +113,43 @@ export function serverTarget(values: ServerOptionValues): ServerTarget {
   throw new UsageError('name a server with --stdio "<command line>" or --url <url>');
 }
 
-/** An `MCPClient` for the target; nothing is started until `connect()`. */
-export function createClient(target: ServerTarget): MCPClient {
-  const timeouts = target.timeout === undefined ? {} : { connectTimeout: target.timeout };
-  if (target.kind === 'stdio') return MCPClient.fromStdio(target.server, timeouts);
-  return MCPClient.fromUrl(target.url, { ...timeouts, headers: target.headers, transport: target.transport });
+/**
+ * Checks the values of a command that takes several servers and says which servers they name, `--stdio`
+ * ones first, each in the order given. None at all is allowed (the caller decides whether that is enough).
+ * `--env` and `--cwd` apply to every `--stdio` server; `--header` needs exactly one `--url` server, so that a
+ * credential meant for one host is never sent to another.
+ * @throws UsageError as {@link serverTarget} does, and when an option names no server it could apply to.
+ */
+export function serverTargets(values: ServerListOptionValues): ServerTarget[] {
+  const { stdio, url, ...shared } = values;
+  if (stdio.length === 0 && shared.env.length > 0)
+    throw new UsageError('--env applies to --stdio servers only');
+  if (stdio.length === 0 && shared.cwd !== undefined)
+    throw new UsageError('--cwd applies to --stdio servers only');
+  if (url.length === 0 && shared.header.length > 0)
+    throw new UsageError('--header applies to --url servers only');
+  if (url.length > 1 && shared.header.length > 0)
+    throw new UsageError('--header needs a single --url server (it would be sent to every one)');
+  return [
+    ...stdio.map((commandLine) => serverTarget({ ...shared, header: [], stdio: commandLine })),
+    ...url.map((address) => {
+      const { cwd: _cwd, ...forUrl } = shared;
+      return serverTarget({ ...forUrl, env: [], url: address });
+    }),
+  ];
+}
+
+/**
+ * An `MCPClient` for the target; nothing is started until `connect()`.
+ * @param name the server's name in errors, events and tool prefixes; default derived from the command or host.
+ */
+export function createClient(target: ServerTarget, name?: string): MCPClient {
+  const options = {
+    ...(target.timeout === undefined ? {} : { connectTimeout: target.timeout }),
+    ...(name === undefined ? {} : { name }),
+  };
+  if (target.kind === 'stdio') return MCPClient.fromStdio(target.server, options);
+  return MCPClient.fromUrl(target.url, { ...options, headers: target.headers, transport: target.transport });
 }
 
 function stdioServer(commandLine: string, env: string[], cwd: string | undefined): MCPStdioServer {

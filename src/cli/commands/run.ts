@@ -1,0 +1,79 @@
+/**
+ * `agentwire run "<prompt>"`: an agent with the given MCP servers and, optionally, the built-in tools,
+ * streaming what it does to the terminal (issue 6, "CLI").
+ */
+import { type Command, Option } from 'commander';
+import { Agent, AgentAbortError, AgentError, DEFAULT_MAX_TURNS } from '../../agent/index.js';
+import type { CommandContext } from '../context.js';
+import { builtinTools, runModel, turnCount } from '../run-options.js';
+import { RunPrinter } from '../run-output.js';
+import { createClients, withServers } from '../run-servers.js';
+import { addServerOptions, type ServerListOptionValues, serverTargets } from '../server-options.js';
+import { UsageError } from '../usage-error.js';
+
+interface RunCommandOptions extends ServerListOptionValues {
+  tools?: 'default';
+  root?: string;
+  model?: string;
+  maxTurns?: number;
+  prefix?: boolean;
+}
+
+/**
+ * Registers `run` on the program. Every `--stdio` / `--url` server is connected (in parallel) and its tools
+ * offered to the model, named as the server names them; a name two sources share gets its server's name as
+ * a prefix (`server-everything__echo`), and `--prefix` prefixes every MCP tool. Output, as it happens: model
+ * text on stdout delta by delta, one line per tool call with its arguments, per progress report, and per
+ * result (`✓`) or error (`✗`, the message the model is given); warnings (a tool skipped) on stderr.
+ *
+ * Exit codes: 0 the run completed (even if some tool calls failed: the model saw those errors), 2 usage or no
+ * model provider configured, 3 a server or the model API could not be reached, 1 `--max-turns` exceeded,
+ * 130 interrupted (`io.signal`, Ctrl-C): the model stream and every MCP call in flight are cancelled
+ * (`notifications/cancelled`) and every server is disconnected before the command returns.
+ */
+export function registerRunCommand(program: Command, context: CommandContext): void {
+  const command = program
+    .command('run')
+    .description('run an agent on a prompt with MCP servers and built-in tools, streaming what it does')
+    .argument('<prompt>', 'what to ask the model')
+    .addOption(
+      new Option('--tools <set>', 'add the built-in tools (bash, read_file, …), confined to --root').choices([
+        'default',
+      ]),
+    )
+    .option('--root <dir>', 'workspace the built-in tools are confined to (default: the current directory)')
+    .option(
+      '--model <provider:id>',
+      'anthropic:<model-id> or openai:<model-id> (default: from the environment)',
+    )
+    .option('--max-turns <n>', `model turns before giving up (default ${DEFAULT_MAX_TURNS})`, turnCount)
+    .option('--prefix', "prefix every MCP tool's name with its server's name (server__tool)");
+  addServerOptions(command, { repeatable: true }).action(
+    async (prompt: string, options: RunCommandOptions) => {
+      await runAgentCommand(prompt, options, context);
+    },
+  );
+}
+
+async function runAgentCommand(prompt: string, options: RunCommandOptions, context: CommandContext) {
+  if (prompt.trim() === '') throw new UsageError('the prompt is empty');
+  const targets = serverTargets(options);
+  const tools = builtinTools(options.tools, options.root);
+  const model = runModel(options.model);
+  const clients = createClients(targets);
+  const agent = new Agent({ model, tools, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS });
+  const printer = new RunPrinter(context.io);
+  const { signal } = context.io;
+  try {
+    await withServers(clients, signal, async () => {
+      for (const client of clients) await agent.addMcpServer(client, options.prefix ? { prefix: true } : {});
+      for await (const event of agent.prompt(prompt, signal ? { signal } : {})) printer.print(event);
+    });
+  } catch (error) {
+    // Ctrl-C while a server was still connecting surfaces as that server's failure; it is an interrupt.
+    const interrupted = signal?.aborted && !(error instanceof AgentError && error.kind === 'aborted');
+    throw interrupted ? new AgentAbortError(signal.reason) : error;
+  } finally {
+    printer.endLine();
+  }
+}

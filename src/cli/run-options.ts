@@ -1,0 +1,62 @@
+/**
+ * The options of `agentwire run` other than its servers: the model, the built-in tools and the turn bound.
+ * Each is checked before anything starts, so a typo or a missing API key costs no server start.
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { InvalidArgumentError } from 'commander';
+import type { Tool } from '../core/tool.js';
+import { type Model, modelFromEnv } from '../providers/index.js';
+import { defaultTools } from '../tools/index.js';
+import { UsageError } from './usage-error.js';
+
+/** `--model`: a provider and a model id. */
+const MODEL_SPEC = /^(anthropic|openai):\S+$/;
+
+/**
+ * The model for the run: `--model anthropic:<id>` / `openai:<id>` when given, else what the environment
+ * selects (`AGENTWIRE_MODEL`, `ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `OPENAI_BASE_URL`; see `modelFromEnv`).
+ * Keys and base URLs always come from the environment, never from the command line, where they would show
+ * in `ps` and shell history.
+ * @throws UsageError when `spec` is not `provider:id`.
+ * @throws ModelError kind `not_configured` when the provider has no key (message names the variables only).
+ */
+export function runModel(spec: string | undefined, env: NodeJS.ProcessEnv = process.env): Model {
+  if (spec === undefined) return modelFromEnv(env);
+  if (!MODEL_SPEC.test(spec)) {
+    throw new UsageError('--model expects anthropic:<model-id> or openai:<model-id>, e.g. openai:gpt-4.1');
+  }
+  return modelFromEnv({ ...env, AGENTWIRE_MODEL: spec });
+}
+
+/**
+ * The built-in tools for `--tools default` (bash, read_file, write_file, edit_file, list_files, search),
+ * confined to `root` (default: the current directory); none without `--tools`.
+ * @throws UsageError when `--root` is given without `--tools default`, or is not a directory.
+ */
+export function builtinTools(set: 'default' | undefined, root: string | undefined): Tool[] {
+  if (set === undefined) {
+    if (root !== undefined) throw new UsageError('--root applies with --tools default only');
+    return [];
+  }
+  const dir = path.resolve(root ?? process.cwd());
+  if (!isDirectory(dir)) throw new UsageError(`--root: "${dir}" is not a directory`);
+  return defaultTools({ root: dir });
+}
+
+/** Commander parser for `--max-turns`: a whole number of at least 1. */
+export function turnCount(value: string): number {
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed) || parsed <= 0) {
+    throw new InvalidArgumentError('Expected a whole number of turns, at least 1.');
+  }
+  return parsed;
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}

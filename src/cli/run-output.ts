@@ -1,0 +1,45 @@
+/**
+ * The terminal side of `agentwire run`: each agent event written as it arrives, through `renderEvent`.
+ * Model text goes out delta by delta, so a line may be half-written when a tool starts; the printer keeps
+ * track and starts every tool, progress and result line on a fresh line.
+ */
+import { type AgentEvent, renderEvent } from '../agent/index.js';
+import type { CliIo } from './io.js';
+
+/** Writes a run's events to `io`: text and tool lines on stdout, warnings on stderr. */
+export class RunPrinter {
+  readonly #io: CliIo;
+  #atLineStart = true;
+
+  constructor(io: CliIo) {
+    this.#io = io;
+  }
+
+  /**
+   * Prints one event. `error` events print nothing: the run then throws the same error, and the command
+   * reports it once, with its exit code. `turn_end` prints nothing either: line breaks are handled here.
+   */
+  print(event: AgentEvent): void {
+    if (event.type === 'text_delta') {
+      this.#write(event.text);
+      return;
+    }
+    if (event.type === 'error' || event.type === 'turn_end') return;
+    const text = renderEvent(event);
+    if (text === '') return;
+    this.endLine();
+    if (event.type === 'warning') this.#io.stderr(text);
+    else this.#write(text);
+  }
+
+  /** Ends a half-written line of model text (before the run's last word, or an error on stderr). */
+  endLine(): void {
+    if (!this.#atLineStart) this.#write('\n');
+  }
+
+  #write(text: string): void {
+    if (text === '') return;
+    this.#io.stdout(text);
+    this.#atLineStart = text.endsWith('\n');
+  }
+}

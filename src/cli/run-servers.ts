@@ -1,0 +1,57 @@
+/**
+ * The MCP servers of one `agentwire run`: named apart, connected together, and always disconnected.
+ */
+import { MCPCallError, type MCPClient } from '../mcp/index.js';
+import { createClient, type ServerTarget } from './server-options.js';
+
+/**
+ * One client per target, each with a distinct name: the name derived from the command or host
+ * (`server-everything`, `localhost:3001`), and `-2`, `-3`, … for a repeat, because the name is what tells
+ * servers apart in tool prefixes, events and errors. A target's `timeout` (ms) bounds connecting and each
+ * tool call. Nothing is started yet.
+ */
+export function createClients(targets: readonly ServerTarget[]): MCPClient[] {
+  const taken = new Set<string>();
+  return targets.map((target) => {
+    let client = createClient(target);
+    const base = client.name;
+    for (let n = 2; taken.has(client.name); n += 1) client = createClient(target, `${base}-${n}`);
+    taken.add(client.name);
+    // `--timeout` bounds each request, as for `agentwire call`: here, every tool call the model makes.
+    if (target.timeout !== undefined) client.setCallOptions({ timeout: target.timeout });
+    return client;
+  });
+}
+
+/**
+ * Connects every client at once, runs `work`, and always disconnects them all (stdio process trees ended,
+ * HTTP sessions deleted) — whether `work` succeeds, throws, a server fails to connect, or `signal` fires.
+ * An abort while connecting is honoured by disconnecting, which cancels the attempts in flight; later,
+ * `work` hands the signal to the agent, which cancels its MCP calls (`notifications/cancelled`).
+ * @throws MCPCallError kind `aborted` when `signal` has already fired; the first server's `connect()`
+ *   failure (`MCPCallError` kind `spawn`, `transport`, `http`, `timeout`, …); or what `work` throws.
+ */
+export async function withServers<T>(
+  clients: readonly MCPClient[],
+  signal: AbortSignal | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (signal?.aborted)
+    throw new MCPCallError('aborted', 'interrupted before connecting', { cause: signal.reason });
+  // One shared disconnect: a second call could otherwise return before the first has stopped the servers.
+  let closing: Promise<void> | undefined;
+  const disconnect = () => {
+    closing ??= Promise.all(clients.map((client) => client.disconnect())).then(() => undefined);
+    return closing;
+  };
+  const onAbort = () => void disconnect();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await Promise.all(clients.map((client) => client.connect()));
+    signal?.removeEventListener('abort', onAbort);
+    return await work();
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    await disconnect();
+  }
+}
