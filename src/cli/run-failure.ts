@@ -6,13 +6,13 @@
 import { AgentError } from '../agent/index.js';
 import { ModelError } from '../providers/index.js';
 import { describeFailure } from './failure.js';
-import type { ExitCodeValue } from './io.js';
+import { ExitCode, type ExitCodeValue } from './io.js';
 
 /** Exit code of a run stopped by Ctrl-C: 128 + SIGINT (2), as shells report an interrupted command. */
-export const EXIT_INTERRUPTED = 130;
+export const EXIT_INTERRUPTED = ExitCode.interrupted;
 
-/** Every exit code the CLI returns: {@link ExitCodeValue} plus {@link EXIT_INTERRUPTED}. */
-export type CliExitCode = ExitCodeValue | typeof EXIT_INTERRUPTED;
+/** Every exit code the CLI returns. */
+export type CliExitCode = ExitCodeValue;
 
 /** What to print (newline-terminated, for stderr) and which code to exit with. */
 export interface RunFailure {

@@ -21,7 +21,7 @@ import { normalizeSchema } from './schema.js';
 
 /** Options of {@link anthropic}. */
 export interface AnthropicModelOptions {
-  /** Model id, e.g. `claude-sonnet-4-5`. */
+  /** Model id, e.g. `claude-sonnet-5`. */
   model: string;
   /** Defaults to the `ANTHROPIC_API_KEY` environment variable (read by the SDK). */
   apiKey?: string;

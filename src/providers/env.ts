@@ -7,7 +7,7 @@ import type { Model } from './model.js';
 import { openai } from './openai.js';
 
 /** Model used with `ANTHROPIC_API_KEY` when `AGENTWIRE_MODEL` does not name one. */
-export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-5';
+export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-5';
 /** Model used with `OPENAI_API_KEY` / `OPENAI_BASE_URL` when `AGENTWIRE_MODEL` does not name one. */
 export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
 

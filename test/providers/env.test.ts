@@ -4,7 +4,7 @@ import { ModelError, modelFromEnv } from '../../src/providers/index.js';
 describe('modelFromEnv', () => {
   it('picks Anthropic when ANTHROPIC_API_KEY is set, with the default model', () => {
     const model = modelFromEnv({ ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o' });
-    expect([model.provider, model.id]).toEqual(['anthropic', 'claude-sonnet-4-5']);
+    expect([model.provider, model.id]).toEqual(['anthropic', 'claude-sonnet-5']);
   });
 
   it('picks OpenAI from OPENAI_BASE_URL alone (a local server) and AGENTWIRE_MODEL', () => {
