@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../core/version.js';
 import { registerCallCommand } from './commands/call.js';
 import { registerRunCommand } from './commands/run.js';
+import { registerServersCommand } from './commands/servers.js';
 import { registerToolsCommand } from './commands/tools.js';
 import type { CommandContext } from './context.js';
 import { type CliIo, ExitCode, type ExitCodeValue } from './io.js';
@@ -29,6 +30,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliExi
   registerToolsCommand(program, context);
   registerCallCommand(program, context);
   registerRunCommand(program, context);
+  registerServersCommand(program, context);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;

@@ -1,26 +1,46 @@
 /**
  * The MCP servers of one `agentwire run`: named apart, connected together, and always disconnected.
  */
+import type { McpServerHandle } from '../agent/index.js';
 import { MCPCallError, type MCPClient } from '../mcp/index.js';
+import { exposedTools } from './config-targets.js';
 import { createClient, type ServerTarget } from './server-options.js';
 
 /**
- * One client per target, each with a distinct name: the name derived from the command or host
- * (`server-everything`, `localhost:3001`), and `-2`, `-3`, … for a repeat, because the name is what tells
- * servers apart in tool prefixes, events and errors. A target's `timeout` (ms) bounds connecting and each
- * tool call. Nothing is started yet.
+ * One client per target, in the targets' order, each with a distinct name: a `--config` server keeps its
+ * entry's name (unique in its file, and the one the user wrote); the others take the name derived from the
+ * command or host (`server-everything`, `localhost:3001`), with `-2`, `-3`, … when it is taken, because the
+ * name is what tells servers apart in tool prefixes, events and errors. A target's `timeout` (ms) bounds
+ * connecting and each tool call. Nothing is started yet.
  */
 export function createClients(targets: readonly ServerTarget[]): MCPClient[] {
-  const taken = new Set<string>();
+  const taken = new Set(targets.flatMap((target) => (target.kind === 'config' ? [target.entry.name] : [])));
   return targets.map((target) => {
     let client = createClient(target);
-    const base = client.name;
-    for (let n = 2; taken.has(client.name); n += 1) client = createClient(target, `${base}-${n}`);
-    taken.add(client.name);
+    if (target.kind !== 'config') {
+      const base = client.name;
+      for (let n = 2; taken.has(client.name); n += 1) client = createClient(target, `${base}-${n}`);
+      taken.add(client.name);
+    }
     // `--timeout` bounds each request, as for `agentwire call`: here, every tool call the model makes.
     if (target.timeout !== undefined) client.setCallOptions({ timeout: target.timeout });
     return client;
   });
+}
+
+/**
+ * What the agent is given of `client`: the client itself, except that a `--config` server's tool list is
+ * read through its entry's `allowTools` / `blockTools` at every turn (so a `toolsChanged` stays filtered).
+ */
+export function agentHandle(client: MCPClient, target: ServerTarget): McpServerHandle {
+  if (target.kind !== 'config') return client;
+  return {
+    name: client.name,
+    connect: () => client.connect(),
+    disconnect: () => client.disconnect(),
+    isConnected: () => client.isConnected(),
+    getTools: () => exposedTools(client, target),
+  };
 }
 
 /**

@@ -1,13 +1,20 @@
 /**
- * How a command names its server: `--stdio "<command line>"` (with `--env K=V`, `--cwd DIR`) or
- * `--url <url>` (with `--header "K: V"`, `--transport`), plus `--timeout <ms>`. Every command that talks to
- * one server adds these options and turns them into a {@link ServerTarget}; a later `--config <file>` with a
- * server name is one more branch of {@link serverTarget}. `agentwire run` takes several servers at once:
- * `addServerOptions(command, { repeatable: true })` and {@link serverTargets}.
+ * How a command names its server: `--stdio "<command line>"` (with `--env K=V`, `--cwd DIR`),
+ * `--url <url>` (with `--header "K: V"`, `--transport`), or `--config <file>` with `--server <name>`, plus
+ * `--timeout <ms>`. Every command that talks to servers adds these options; {@link serverTarget} and
+ * {@link serverTargets} check the `--stdio` / `--url` ones, and `config-targets.ts` adds the `--config`
+ * branch (which reads a file, hence async). `agentwire run` takes several servers at once:
+ * `addServerOptions(command, { repeatable: true })`.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parse as parseShell } from 'shell-quote';
-import { MCPClient, type MCPHttpServer, type MCPStdioServer } from '../mcp/index.js';
+import {
+  createClient as createConfigClient,
+  MCPClient,
+  type MCPHttpServer,
+  type MCPServerEntry,
+  type MCPStdioServer,
+} from '../mcp/index.js';
 import { UsageError } from './usage-error.js';
 
 /** The raw option values as commander collects them. */
@@ -19,6 +26,10 @@ export interface ServerOptionValues {
   header: string[];
   transport?: NonNullable<MCPHttpServer['transport']>;
   timeout?: number;
+  /** `--config <file>`: a Claude Desktop / Cursor / VS Code server configuration file. */
+  config?: string;
+  /** `--server <name>` (repeatable): entries of the `--config` file. */
+  server?: string[];
 }
 
 /** The option values of a command that takes several servers (`--stdio` and `--url` repeatable). */
@@ -36,13 +47,20 @@ export type ServerTarget =
       headers: Record<string, string>;
       transport: NonNullable<MCPHttpServer['transport']>;
       timeout?: number;
+    }
+  | {
+      kind: 'config';
+      /** The entry, interpolated, with its `allowTools` / `blockTools`; its name names the client. */
+      entry: MCPServerEntry;
+      timeout?: number;
     };
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-function positiveInteger(value: string): number {
+/** Commander parser for `--timeout`: a positive whole number of milliseconds. */
+export function positiveInteger(value: string): number {
   const parsed = Number(value);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed) || parsed <= 0) {
     throw new InvalidArgumentError('Expected a positive whole number of milliseconds.');
@@ -53,7 +71,8 @@ function positiveInteger(value: string): number {
 /**
  * Adds the server options to `command` (call before `.action`). With `repeatable`, `--stdio` and `--url`
  * may be given several times and collect into arrays ({@link ServerListOptionValues}); `--env` and `--cwd`
- * then apply to every `--stdio` server.
+ * then apply to every `--stdio` server. `--server` always collects into an array (absent when not given): a
+ * single-server command refuses more than one, with a message rather than silently keeping the last.
  */
 export function addServerOptions(command: Command, options: { repeatable?: boolean } = {}): Command {
   const many = options.repeatable === true;
@@ -76,6 +95,15 @@ export function addServerOptions(command: Command, options: { repeatable?: boole
       new Option('--transport <mode>', 'HTTP transport for --url')
         .choices(['auto', 'streamable-http', 'sse'])
         .default('auto'),
+    )
+    .option('--config <file>', 'server configuration file (mcpServers / VS Code servers JSON)')
+    .option(
+      '--server <name>',
+      many
+        ? 'an entry of the --config file (repeatable; default: every enabled one)'
+        : 'the entry of the --config file (default: its only enabled one)',
+      // No default array: commander would print "(default: [])" after the real default above.
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
     )
     .option(
       '--timeout <ms>',
@@ -140,14 +168,16 @@ export function serverTargets(values: ServerListOptionValues): ServerTarget[] {
 }
 
 /**
- * An `MCPClient` for the target; nothing is started until `connect()`.
- * @param name the server's name in errors, events and tool prefixes; default derived from the command or host.
+ * An `MCPClient` for the target; nothing is started until `connect()`. A `config` target's client is
+ * named after its entry and does not filter its tools itself (see `exposedTools`).
+ * @param name the server's name in errors, events and tool prefixes; default derived from the command or
+ *   host. Ignored for a `config` target.
  */
 export function createClient(target: ServerTarget, name?: string): MCPClient {
-  const options = {
-    ...(target.timeout === undefined ? {} : { connectTimeout: target.timeout }),
-    ...(name === undefined ? {} : { name }),
-  };
+  const timeout = target.timeout === undefined ? {} : { connectTimeout: target.timeout };
+  // A configured server is always named after its entry: that is the name the user wrote and sees.
+  if (target.kind === 'config') return createConfigClient(target.entry, timeout);
+  const options = { ...timeout, ...(name === undefined ? {} : { name }) };
   if (target.kind === 'stdio') return MCPClient.fromStdio(target.server, options);
   return MCPClient.fromUrl(target.url, { ...options, headers: target.headers, transport: target.transport });
 }

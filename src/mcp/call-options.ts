@@ -19,6 +19,12 @@ export interface MCPToolCallOptions {
   maxTotalTimeout?: number | undefined;
   /** Receives `notifications/progress` for this call. */
   onprogress?: ((progress: Progress) => void) | undefined;
+  /**
+   * With reconnection enabled, a call whose connection was lost (server crash, expired session, refused
+   * connection) is sent again once, on the new connection. The server may then run the tool twice if it had
+   * started before the loss: set false for tools whose side effects must not repeat. Default true.
+   */
+  retryOnReconnect?: boolean | undefined;
 }
 
 /** What a function-valued `callOptions` receives. */

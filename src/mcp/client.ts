@@ -205,7 +205,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       name: this.#options.clientName ?? 'agentwire',
       version: this.#options.clientVersion ?? VERSION,
     };
-    let lastError: unknown;
+    let refused: MCPCallError | undefined;
     for (const candidate of this.#plan.candidates) {
       let session: Session | undefined;
       const current = () => session !== undefined && session === this.#session;
@@ -221,17 +221,18 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
         onResourceUpdated: (uri) => this.emit('resourceUpdated', { uri }),
         onListChanged: (list) => this.emit(list === 'resources' ? 'resourcesChanged' : 'promptsChanged', {}),
       };
-      const features = { ...this.#options, currentRoots: () => this.#roots ?? [] };
+      const features = { ...this.#options, currentRoots: () => this.#roots ?? [], redact: this.#plan.redact };
       try {
         session = await Session.open(this.name, clientInfo, candidate.create, hooks, options, features);
         return session;
       } catch (error) {
-        lastError = error;
-        if (!candidate.fallBackOn?.(error)) throw error;
+        if (refused) throw bothFailed(refused, error);
+        if (!candidate.fallBackOn?.(error) || !(error instanceof MCPCallError)) throw error;
+        refused = error;
         this.emit('log', { level: 'info', message: `MCP server "${this.name}": ${candidate.fallbackNote}` });
       }
     }
-    throw lastError;
+    throw refused;
   }
 
   #applyTools(diff: ReturnType<ToolSet['replace']>): void {
@@ -290,8 +291,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     try {
       return await request(session);
     } catch (error) {
-      // An expired session is a lost connection: the transport can send nothing more on it.
-      if (error instanceof MCPCallError && error.kind === 'session_expired')
+      if (error instanceof MCPCallError && this.#meansConnectionLost(error))
         this.#onConnectionLost(session, error);
       if (!this.#shouldRetry(error, resolved)) throw error;
       // The server lost this call with its connection (crash, expired session): once reconnected, send it again.
@@ -299,11 +299,21 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     }
   }
 
+  /**
+   * Whether a failed call shows the connection is gone. An expired session always is (the transport can
+   * send nothing more on it). A transport failure (refused or reset connection) is treated as a loss when
+   * reconnection is on, so that a restarting HTTP server is waited for instead of failing every call; without
+   * reconnection it fails only the call, and the next call may find the server back.
+   */
+  #meansConnectionLost(error: MCPCallError): boolean {
+    return error.kind === 'session_expired' || (error.kind === 'transport' && this.#policy.enabled);
+  }
+
   #shouldRetry(error: unknown, options: MCPToolCallOptions): boolean {
-    if (!this.#policy.enabled || options.signal?.aborted) return false;
+    if (!this.#policy.enabled || options.signal?.aborted || options.retryOnReconnect === false) return false;
     return (
       error instanceof MCPCallError &&
-      (error.kind === 'connection_closed' || error.kind === 'session_expired')
+      (error.kind === 'connection_closed' || error.kind === 'session_expired' || error.kind === 'transport')
     );
   }
 
@@ -550,4 +560,19 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       },
     );
   }
+}
+
+/**
+ * Streamable HTTP was refused and the HTTP+SSE fallback failed too: most often a wrong URL. The error keeps
+ * the first refusal's kind and status (what the server said to the current transport) and names both.
+ */
+function bothFailed(refused: MCPCallError, fallback: unknown): MCPCallError {
+  const reason = (error: unknown) =>
+    (error instanceof Error ? error.message : String(error)).replace(/^MCP server "[^"]*": .*? failed: /, '');
+  const prefix = refused.message.slice(0, refused.message.length - reason(refused).length);
+  return new MCPCallError(
+    refused.kind,
+    `${prefix}${reason(refused)}; the HTTP+SSE fallback failed too: ${reason(fallback)}`,
+    { ...refused.details(), cause: refused },
+  );
 }

@@ -5,6 +5,7 @@
  */
 import { ProtocolError, SdkError, SdkErrorCode, UnauthorizedError } from '@modelcontextprotocol/client';
 import { MCPCallError, type MCPCallErrorDetails, type MCPCallErrorKind } from './errors.js';
+import type { Redactor } from './redact.js';
 import type { TransportCloseInfo } from './transports/transport.js';
 
 /** Where a failure happened, for the message and the error's fields. */
@@ -18,6 +19,8 @@ export interface FailureContext {
   timeoutMs?: number | undefined;
   /** Why the transport closed, when it has. */
   closeInfo?: TransportCloseInfo | undefined;
+  /** Removes the server's credentials from the message and body (HTTP servers; see redact.ts). */
+  redact?: Redactor | undefined;
 }
 
 function subject(context: FailureContext): string {
@@ -26,8 +29,10 @@ function subject(context: FailureContext): string {
 }
 
 function make(kind: MCPCallErrorKind, reason: string, context: FailureContext, details: MCPCallErrorDetails) {
-  return new MCPCallError(kind, `${subject(context)} failed: ${reason}`, {
+  const redact = context.redact ?? ((text: string) => text);
+  return new MCPCallError(kind, redact(`${subject(context)} failed: ${reason}`), {
     ...details,
+    body: details.body === undefined ? undefined : redact(details.body),
     server: context.server,
     method: context.method,
     toolName: context.toolName,
@@ -46,7 +51,8 @@ export function toCallError(error: unknown, context: FailureContext): MCPCallErr
     return make('aborted', `aborted (${abortReasonText(reason)})`, context, { cause: reason });
   }
   if (error instanceof MCPCallError) {
-    const reason = error.message.replace(/^MCP server "[^"]*": [^ ]+( "[^"]*")? failed: /, '');
+    // Transports frame their messages as we do; keep only the reason, whatever their method text was.
+    const reason = error.message.replace(/^MCP server "[^"]*": .*? failed: /, '');
     return make(error.kind, reason, context, { ...error.details(), cause: error.cause ?? error });
   }
   if (error instanceof ProtocolError) {
@@ -70,7 +76,14 @@ export function toCallError(error: unknown, context: FailureContext): MCPCallErr
 function fromSdkError(error: SdkError, context: FailureContext): MCPCallError {
   switch (error.code) {
     case SdkErrorCode.RequestTimeout: {
-      const timeoutMs = context.timeoutMs ?? timeoutFromData(error.data);
+      const total = numberFromData(error.data, 'maxTotalTimeout');
+      if (total !== undefined) {
+        return make('timeout', `timed out: exceeded maxTotalTimeout of ${total} ms`, context, {
+          timeoutMs: total,
+          cause: error,
+        });
+      }
+      const timeoutMs = context.timeoutMs ?? numberFromData(error.data, 'timeout');
       const bound = timeoutMs === undefined ? '' : ` after ${timeoutMs} ms`;
       return make('timeout', `timed out${bound}`, context, { timeoutMs, cause: error });
     }
@@ -93,10 +106,8 @@ export function closed(context: FailureContext, cause?: unknown): MCPCallError {
   return make(kind, message, context, { ...details, cause: details.cause ?? cause });
 }
 
-function timeoutFromData(data: unknown): number | undefined {
-  if (typeof data === 'object' && data !== null && 'timeout' in data) {
-    const value = (data as { timeout: unknown }).timeout;
-    return typeof value === 'number' ? value : undefined;
-  }
-  return undefined;
+function numberFromData(data: unknown, key: string): number | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const value = (data as Record<string, unknown>)[key];
+  return typeof value === 'number' ? value : undefined;
 }

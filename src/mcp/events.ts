@@ -61,51 +61,55 @@ export interface MCPClientEvents {
 }
 
 type Listener<T> = (payload: T) => void;
+// Node's listener type; the typed overloads below narrow it per event.
+type AnyListener = (...args: unknown[]) => void;
 
-/** An EventEmitter whose `on`/`off`/`once` know each event's payload type. */
-export class TypedEmitter<Events extends object> {
-  readonly #emitter = new EventEmitter();
-
+/**
+ * A Node `EventEmitter` whose `on`/`off`/`once`/`emit` know each event's payload type (TypeScript seed:
+ * "MCPClient is an EventEmitter"). `emit('error', …)` with no listener is a no-op instead of a throw, and a
+ * listener that throws is reported on `error` (when listened to) rather than breaking the emitter's owner.
+ */
+export class TypedEmitter<Events extends object> extends EventEmitter {
   constructor() {
+    super();
     // Many agents may follow one client; the default of 10 would print MaxListenersExceeded warnings.
-    this.#emitter.setMaxListeners(0);
+    this.setMaxListeners(0);
   }
 
-  on<E extends keyof Events & string>(event: E, listener: Listener<Events[E]>): this {
-    this.#emitter.on(event, listener);
-    return this;
+  override on<E extends keyof Events & string>(event: E, listener: Listener<Events[E]>): this {
+    return super.on(event, listener as AnyListener);
   }
 
-  once<E extends keyof Events & string>(event: E, listener: Listener<Events[E]>): this {
-    this.#emitter.once(event, listener);
-    return this;
+  override once<E extends keyof Events & string>(event: E, listener: Listener<Events[E]>): this {
+    return super.once(event, listener as AnyListener);
   }
 
-  off<E extends keyof Events & string>(event: E, listener: Listener<Events[E]>): this {
-    this.#emitter.off(event, listener);
-    return this;
+  override off<E extends keyof Events & string>(event: E, listener: Listener<Events[E]>): this {
+    return super.off(event, listener as AnyListener);
   }
 
-  /** How many listeners `event` has. */
-  listenerCount<E extends keyof Events & string>(event: E): number {
-    return this.#emitter.listenerCount(event);
+  override addListener<E extends keyof Events & string>(event: E, listener: Listener<Events[E]>): this {
+    return super.addListener(event, listener as AnyListener);
   }
 
-  /**
-   * Emits `event`. A listener that throws does not break the emitter's owner: the exception is reported on
-   * `error` (when listened to) and otherwise dropped. `error` itself is only emitted when listened to.
-   */
-  protected emit<E extends keyof Events & string>(event: E, payload: Events[E]): void {
-    if (event === 'error' && this.#emitter.listenerCount('error') === 0) return;
-    for (const listener of this.#emitter.rawListeners(event) as Listener<Events[E]>[]) {
+  override removeListener<E extends keyof Events & string>(event: E, listener: Listener<Events[E]>): this {
+    return super.removeListener(event, listener as AnyListener);
+  }
+
+  /** Emits `event`; returns whether anyone listened. Never throws, whatever the listeners do. */
+  override emit<E extends keyof Events & string>(event: E, payload: Events[E]): boolean {
+    if (event === 'error' && this.listenerCount('error') === 0) return false;
+    const listeners = this.rawListeners(event) as Listener<Events[E]>[];
+    for (const listener of listeners) {
       try {
-        listener.call(this, payload);
         // rawListeners returns once-wrappers that remove themselves when called.
+        listener.call(this, payload);
       } catch (error) {
-        if (event !== 'error' && this.#emitter.listenerCount('error') > 0) {
-          this.#emitter.emit('error', error instanceof Error ? error : new Error(String(error)));
+        if (event !== 'error' && this.listenerCount('error') > 0) {
+          super.emit('error', error instanceof Error ? error : new Error(String(error)));
         }
       }
     }
+    return listeners.length > 0;
   }
 }

@@ -3,9 +3,16 @@
  * handshake (MCP spec 2025-11-25, "Lifecycle") to close. `MCPClient` owns a session at a time and makes a
  * new one to reconnect; a session is never reopened.
  */
-import { Client, type RequestOptions, type StandardSchemaV1 } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type RequestOptions,
+  SdkError,
+  SdkErrorCode,
+  type StandardSchemaV1,
+} from '@modelcontextprotocol/client';
 import { closed, type FailureContext, toCallError } from './error-mapping.js';
 import type { MCPCallError } from './errors.js';
+import { type Redactor, redactError } from './redact.js';
 import {
   applyElicitationDefaults,
   clientCapabilities,
@@ -56,6 +63,8 @@ export interface SessionHooks {
 
 /** What the client offers the server: handlers for its requests, and the current roots. */
 export interface SessionClientFeatures extends MCPServerRequestHandlers {
+  /** Removes the server's credentials from error text. */
+  redact?: Redactor;
   /** The roots to answer `roots/list` with, read at request time. */
   currentRoots?: () => Root[];
 }
@@ -98,9 +107,11 @@ export class Session {
   readonly #sdk: Client;
   readonly #transport: AgentwireTransport;
   readonly #server: string;
+  readonly #redact: Redactor | undefined;
   #closing = false;
 
-  private constructor(sdk: Client, transport: AgentwireTransport, server: string) {
+  private constructor(sdk: Client, transport: AgentwireTransport, server: string, redact?: Redactor) {
+    this.#redact = redact;
     this.#sdk = sdk;
     this.#transport = transport;
     this.#server = server;
@@ -120,8 +131,8 @@ export class Session {
   ): Promise<Session> {
     const transport = createTransport();
     const sdk = new Client(clientInfo, { capabilities: clientCapabilities(features) });
-    const session = new Session(sdk, transport, server);
-    sdk.onerror = (error) => hooks.onError(error);
+    const session = new Session(sdk, transport, server, features.redact);
+    sdk.onerror = (error) => hooks.onError(redactError(error, features.redact));
     sdk.onclose = () => {
       if (!session.#closing) hooks.onUnexpectedClose(closed(session.#context('connection')));
     };
@@ -294,21 +305,37 @@ export class Session {
     args: Record<string, unknown>,
     options: SessionRequestOptions,
   ): Promise<CallToolResult> {
+    // The SDK checks maxTotalTimeout only when progress arrives; enforce it exactly with a timer of ours.
+    const cap = options.maxTotalTimeout;
+    const capper = cap === undefined ? undefined : new AbortController();
+    const timer = cap === undefined ? undefined : setTimeout(() => capper?.abort(), cap);
+    const signal =
+      capper && options.signal
+        ? AbortSignal.any([options.signal, capper.signal])
+        : (capper?.signal ?? options.signal);
     try {
       const result = await this.#sdk.request(
         { method: 'tools/call', params: { name, arguments: args } },
         callToolResultSchema,
-        sdkOptions(options),
+        sdkOptions({ ...options, signal }),
       );
       if (result.content === undefined) result.content = [];
       return result;
     } catch (error) {
-      throw this.#fail(error, {
+      const capped = capper?.signal.aborted === true && options.signal?.aborted !== true;
+      const cause = capped
+        ? new SdkError(SdkErrorCode.RequestTimeout, 'Maximum total timeout exceeded', {
+            maxTotalTimeout: cap,
+          })
+        : error;
+      throw this.#fail(cause, {
         method: 'tools/call',
         toolName: name,
         signal: options.signal,
         timeoutMs: options.timeout,
       });
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -323,7 +350,13 @@ export class Session {
   }
 
   #context(method: string, extra: Partial<FailureContext> = {}): FailureContext {
-    return { server: this.#server, method, closeInfo: this.#transport.closeInfo, ...extra };
+    return {
+      server: this.#server,
+      method,
+      closeInfo: this.#transport.closeInfo,
+      redact: this.#redact,
+      ...extra,
+    };
   }
 
   #fail(error: unknown, context: Partial<FailureContext> & { method: string }): MCPCallError {

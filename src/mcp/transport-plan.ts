@@ -6,6 +6,8 @@
 import path from 'node:path';
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import { HttpAuth } from './auth.js';
+import { MCPConfigError } from './errors.js';
+import { httpRedactor, noRedaction, type Redactor } from './redact.js';
 import type { TransportFactory } from './session.js';
 import { isLegacyFallbackError, LegacySSETransport } from './transports/legacy-sse.js';
 import { StdioTransport } from './transports/stdio.js';
@@ -72,6 +74,8 @@ export interface TransportPlan {
   candidates: TransportCandidate[];
   /** The OAuth state shared by every transport of the client, when it has an `authProvider`. */
   auth?: HttpAuth;
+  /** Removes this server's credentials from error text (see redact.ts). */
+  redact: Redactor;
 }
 
 const RUNNERS = new Set([
@@ -108,14 +112,61 @@ export function stdioTransportPlan(server: MCPStdioServer, name: string | undefi
   return {
     defaultName: serverName,
     candidates: [{ create: () => new StdioTransport({ ...server, serverName }) }],
+    redact: noRedaction,
   };
+}
+
+/**
+ * The server URL, checked. Credentials in the URL (`user:password@`) are refused: `fetch` cannot send them
+ * and they would be printed wherever the URL is. Messages never quote the URL.
+ * @throws MCPConfigError
+ */
+function parseServerUrl(url: string | URL): URL {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch (error) {
+    throw new MCPConfigError('the server URL is not a valid absolute URL', { cause: error });
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw new MCPConfigError(`the server URL must be http: or https:, not ${target.protocol}`);
+  }
+  if (target.username || target.password) {
+    throw new MCPConfigError(
+      'the server URL must not contain credentials (user:password@); send them in a header such as Authorization',
+    );
+  }
+  return target;
+}
+
+/**
+ * Refuses headers that `fetch` would reject at the first request, where its error would quote the value.
+ * @throws MCPConfigError naming the header, never its value.
+ */
+function checkHeaders(headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      throw new MCPConfigError(
+        "a header name is not a valid HTTP header name (letters, digits and !#$%&'*+.^_`|~-)",
+      );
+    }
+    if (typeof value !== 'string' || /[\r\n\0]/.test(value)) {
+      throw new MCPConfigError(`header "${name}": the value must be a string without line breaks or NUL`);
+    }
+    try {
+      new Headers([[name, value]]);
+    } catch {
+      throw new MCPConfigError(`header "${name}": the value is not a valid HTTP header value`);
+    }
+  }
 }
 
 export function httpTransportPlan(
   url: string | URL,
   options: MCPHttpServer & { name?: string },
 ): TransportPlan {
-  const target = new URL(url);
+  const target = parseServerUrl(url);
+  checkHeaders(options.headers ?? {});
   const serverName = options.name ?? target.host;
   const auth =
     options.authProvider &&
@@ -141,9 +192,11 @@ export function httpTransportPlan(
   };
   const legacy: TransportCandidate = { create: () => new LegacySSETransport(shared) };
   const mode = options.transport ?? 'auto';
+  const redact = httpRedactor(target, options.headers);
   const plan = (candidates: TransportCandidate[]): TransportPlan => ({
     defaultName: serverName,
     candidates,
+    redact,
     ...(auth && { auth }),
   });
   if (mode === 'sse') return plan([legacy]);

@@ -104,6 +104,25 @@ describe('tool call timeouts and cancellation', () => {
       )
       .catch((e) => e)) as MCPCallError;
     expect(error.kind).toBe('timeout');
+    expect(error.timeoutMs).toBe(700);
+    expect(error.message).toBe(
+      'MCP server "scripted-server": tools/call "sleep" failed: timed out: exceeded maxTotalTimeout of 700 ms',
+    );
+  });
+
+  it('enforces maxTotalTimeout exactly even when progress is sparse', async () => {
+    const { client, cancelled } = await connected();
+    const started = Date.now();
+    const error = (await client
+      .callTool(
+        'sleep',
+        { ms: 5000, progressEveryMs: 400 },
+        { timeout: 1000, resetTimeoutOnProgress: true, maxTotalTimeout: 500 },
+      )
+      .catch((e) => e)) as MCPCallError;
+    expect(error.timeoutMs).toBe(500);
+    expect(Date.now() - started).toBeLessThan(790);
+    await waitUntil(() => cancelled().length === 1, 2000, 'notifications/cancelled');
   });
 });
 

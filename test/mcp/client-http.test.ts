@@ -100,6 +100,33 @@ describe('MCPClient against a restarted HTTP server', () => {
   });
 });
 
+describe('MCPClient against an HTTP server that is down for a while', () => {
+  it('waits for the server to come back instead of failing the call (reconnect enabled)', async () => {
+    let server = await startEverything('streamableHttp');
+    const port = Number(new URL(server.url).port);
+    try {
+      const client = track(
+        MCPClient.fromUrl(server.url, {
+          reconnect: { enabled: true, initialDelayMs: 100, maxDelayMs: 300, maxRetries: 30 },
+        }),
+      );
+      const states: string[] = [];
+      client.on('disconnected', () => states.push(client.getState()));
+      await client.connect();
+      await server.stop();
+      const pending = client.callTool('get-sum', { a: 20, b: 22 }, { timeout: 20_000 });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      server = await startEverything('streamableHttp', 15_000, port);
+      const result = await pending;
+      expect(result.content).toEqual([{ type: 'text', text: 'The sum of 20 and 22 is 42.' }]);
+      expect(states).toEqual(['reconnecting']);
+      expect(client.getState()).toBe('connected');
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('MCPClient against server-everything in legacy SSE mode', () => {
   let server: EverythingServer;
   beforeAll(async () => {

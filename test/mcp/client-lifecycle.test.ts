@@ -76,6 +76,26 @@ describe('reconnection', () => {
     expect((events[2]![1] as MCPClientEvents['reconnecting']).attempt).toBe(1);
   });
 
+  it('does not resend a call whose options say retryOnReconnect: false', async () => {
+    const { client, kill, log } = setup({}, { reconnect: fastReconnect });
+    await client.connect();
+    const pending = client.callTool('sleep', { ms: 300 }, { retryOnReconnect: false }).catch((e) => e);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    kill();
+    const error = (await pending) as MCPCallError;
+    expect(error.kind).toBe('connection_closed');
+    await waitUntil(() => client.getState() === 'connected', 3000, 'reconnected');
+    expect(readLog(log).filter((m) => m.method === 'tools/call')).toHaveLength(1);
+  });
+
+  it('is a Node EventEmitter', async () => {
+    const client = MCPClient.fromStdio(scripted());
+    const { EventEmitter } = await import('node:events');
+    expect(client).toBeInstanceOf(EventEmitter);
+    // With no listener, an error event is dropped instead of thrown (it would crash the host).
+    expect(client.emit('error', new Error('nobody listens'))).toBe(false);
+  });
+
   it('makes a call issued during the reconnect wait for it', async () => {
     const { client, kill } = setup(
       {},

@@ -6,10 +6,11 @@ import {
   renderCallToolResult,
   renderCallToolResultText,
 } from '../../mcp/index.js';
+import { commandTarget, exposedTools } from '../config-targets.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../io.js';
 import { parseJsonArgs } from '../json-args.js';
-import { addServerOptions, type ServerOptionValues, serverTarget } from '../server-options.js';
+import { addServerOptions, type ServerOptionValues, type ServerTarget } from '../server-options.js';
 import { UsageError } from '../usage-error.js';
 import { withClient } from '../with-client.js';
 
@@ -20,7 +21,8 @@ interface CallOptions extends ServerOptionValues {
 /**
  * Registers `call` on the program. Prints the result rendered as a model sees it (`renderCallToolResult`;
  * an object result pretty-printed as JSON), or with `--json` the raw `CallToolResult`. A result with
- * `isError: true` exits 1, its text on stderr (and the raw result on stdout with `--json`).
+ * `isError: true` exits 1, its text on stderr (and the raw result on stdout with `--json`). A `--config`
+ * server's tools left out by its entry's `allowTools` / `blockTools` cannot be called (exit 2).
  */
 export function registerCallCommand(program: Command, context: CommandContext): void {
   const command = program
@@ -33,10 +35,10 @@ export function registerCallCommand(program: Command, context: CommandContext): 
     async (tool: string, jsonArgs: string | undefined, options: CallOptions) => {
       // Checked before anything is started, so a typo costs no server start.
       const input = parseJsonArgs(jsonArgs);
-      const target = serverTarget(options);
+      const target = await commandTarget(options);
       const timeout = target.timeout === undefined ? {} : { timeout: target.timeout };
       const result = await withClient(target, context.io, async (client) => {
-        requireTool(client, tool);
+        requireTool(client, target, tool);
         return client.callTool(tool, input, {
           ...timeout,
           ...(context.io.signal && { signal: context.io.signal }),
@@ -53,12 +55,17 @@ export function registerCallCommand(program: Command, context: CommandContext): 
   );
 }
 
-function requireTool(client: MCPClient, name: string): void {
-  const tools = client.getTools();
+function requireTool(client: MCPClient, target: ServerTarget, name: string): void {
+  const tools = exposedTools(client, target);
   if (tools.some((tool) => tool.name === name)) return;
   const available =
     tools.length === 0 ? 'it has no tools' : `available: ${tools.map((t) => t.name).join(', ')}`;
-  throw new UsageError(`server "${client.name}" has no tool "${name}" (${available})`);
+  // A tool the config filters out is refused by name, so the user looks at the file, not the server.
+  const hidden = client.getTools().some((tool) => tool.name === name);
+  const problem = hidden
+    ? `tool "${name}" of server "${client.name}" is left out by its allowTools/blockTools in the config`
+    : `server "${client.name}" has no tool "${name}"`;
+  throw new UsageError(`${problem} (${available})`);
 }
 
 /** The rendered result, newline-terminated; an object (structured content) as indented JSON. */

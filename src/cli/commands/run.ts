@@ -4,11 +4,12 @@
  */
 import { type Command, Option } from 'commander';
 import { Agent, AgentAbortError, AgentError, DEFAULT_MAX_TURNS } from '../../agent/index.js';
+import { commandTargets } from '../config-targets.js';
 import type { CommandContext } from '../context.js';
 import { builtinTools, runModel, turnCount } from '../run-options.js';
 import { RunPrinter } from '../run-output.js';
-import { createClients, withServers } from '../run-servers.js';
-import { addServerOptions, type ServerListOptionValues, serverTargets } from '../server-options.js';
+import { agentHandle, createClients, withServers } from '../run-servers.js';
+import { addServerOptions, type ServerListOptionValues } from '../server-options.js';
 import { UsageError } from '../usage-error.js';
 
 interface RunCommandOptions extends ServerListOptionValues {
@@ -20,11 +21,14 @@ interface RunCommandOptions extends ServerListOptionValues {
 }
 
 /**
- * Registers `run` on the program. Every `--stdio` / `--url` server is connected (in parallel) and its tools
- * offered to the model, named as the server names them; a name two sources share gets its server's name as
- * a prefix (`server-everything__echo`), and `--prefix` prefixes every MCP tool. Output, as it happens: model
- * text on stdout delta by delta, one line per tool call with its arguments, per progress report, and per
- * result (`✓`) or error (`✗`, the message the model is given); warnings (a tool skipped) on stderr.
+ * Registers `run` on the program. Every `--stdio` / `--url` server, and the `--config` file's servers
+ * (those named by `--server`, else every enabled one), is connected (in parallel; any failure ends the run
+ * before the model is asked) and its tools offered to the model — a configured server's through its
+ * `allowTools` / `blockTools` — named as the server names them; a name two sources share gets its server's
+ * name as a prefix (`server-everything__echo`), and `--prefix` prefixes every MCP tool. Output, as it
+ * happens: model text on stdout delta by delta, one line per tool call with its arguments, per progress
+ * report, and per result (`✓`) or error (`✗`, the message the model is given); warnings (a tool skipped) on
+ * stderr.
  *
  * Exit codes: 0 the run completed (even if some tool calls failed: the model saw those errors), 2 usage or no
  * model provider configured, 3 a server or the model API could not be reached, 1 `--max-turns` exceeded,
@@ -57,7 +61,7 @@ export function registerRunCommand(program: Command, context: CommandContext): v
 
 async function runAgentCommand(prompt: string, options: RunCommandOptions, context: CommandContext) {
   if (prompt.trim() === '') throw new UsageError('the prompt is empty');
-  const targets = serverTargets(options);
+  const targets = await commandTargets(options);
   const tools = builtinTools(options.tools, options.root);
   const model = runModel(options.model);
   const clients = createClients(targets);
@@ -66,7 +70,10 @@ async function runAgentCommand(prompt: string, options: RunCommandOptions, conte
   const { signal } = context.io;
   try {
     await withServers(clients, signal, async () => {
-      for (const client of clients) await agent.addMcpServer(client, options.prefix ? { prefix: true } : {});
+      for (const [index, client] of clients.entries()) {
+        const handle = agentHandle(client, targets[index]!);
+        await agent.addMcpServer(handle, options.prefix ? { prefix: true } : {});
+      }
       for await (const event of agent.prompt(prompt, signal ? { signal } : {})) printer.print(event);
     });
   } catch (error) {

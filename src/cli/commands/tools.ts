@@ -1,7 +1,8 @@
 /** `agentwire tools <server>`: the server's tools, for people (default) or scripts (`--json`). */
 import type { Command } from 'commander';
+import { commandTarget, exposedTools } from '../config-targets.js';
 import type { CommandContext } from '../context.js';
-import { addServerOptions, type ServerOptionValues, serverTarget } from '../server-options.js';
+import { addServerOptions, type ServerOptionValues } from '../server-options.js';
 import { formatToolList } from '../tool-list.js';
 import { withClient } from '../with-client.js';
 
@@ -9,16 +10,19 @@ interface ToolsOptions extends ServerOptionValues {
   json?: boolean;
 }
 
-/** Registers `tools` on the program. Output: the tool list, or with `--json` the raw `tools/list` entries. */
+/**
+ * Registers `tools` on the program. Output: the tool list, or with `--json` the raw `tools/list` entries;
+ * for a `--config` server, only the tools its `allowTools` / `blockTools` let through.
+ */
 export function registerToolsCommand(program: Command, context: CommandContext): void {
   const command = program
     .command('tools')
     .description("list a server's tools: name, one-line description, parameters")
     .option('--json', 'print the full tool definitions (tools/list entries) as JSON');
   addServerOptions(command).action(async (options: ToolsOptions) => {
-    const target = serverTarget(options);
+    const target = await commandTarget(options);
     const definitions = await withClient(target, context.io, async (client) =>
-      client.getTools().map((tool) => tool.definition),
+      exposedTools(client, target).map((tool) => tool.definition),
     );
     context.io.stdout(
       options.json ? `${JSON.stringify(definitions, null, 2)}\n` : formatToolList(definitions),

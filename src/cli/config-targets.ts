@@ -1,0 +1,146 @@
+/**
+ * The `--config <file>` branch of the server options (issue 5, "Server configuration": "The CLI accepts
+ * `--config <file>` and a server name wherever it accepts `--stdio/--url`"). The file is any format
+ * `loadServerConfig` reads (Claude Desktop / Cursor `mcpServers`, VS Code `servers`, `${VAR}` references);
+ * `--server <name>` picks entries of it. An entry carries its own `env`, `cwd`, `headers` and `type`, so the
+ * command-line flags for those are refused for it rather than quietly merged or ignored.
+ */
+import { toolFilter } from '../mcp/config-filter.js';
+import {
+  getServerEntry,
+  loadServerConfig,
+  type MCPClient,
+  MCPConfigError,
+  type MCPServerConfig,
+  type MCPServerEntry,
+  type MCPTool,
+} from '../mcp/index.js';
+import {
+  type ServerListOptionValues,
+  type ServerOptionValues,
+  type ServerTarget,
+  serverTarget,
+  serverTargets,
+} from './server-options.js';
+import { UsageError } from './usage-error.js';
+
+/** What an entry sets instead of each `--stdio` / `--url` flag, for the refusal message. */
+const ENTRY_FIELD = { '--env': 'env', '--cwd': 'cwd', '--header': 'headers', '--transport': 'type' } as const;
+type EntryFlag = keyof typeof ENTRY_FIELD;
+
+/**
+ * The one server a single-server command (`tools`, `call`) talks to: the `--stdio` / `--url` server
+ * ({@link serverTarget}), or the `--config` entry named by `--server` — which may be omitted when the file
+ * has exactly one enabled server.
+ * @throws UsageError when `--server` comes without `--config`, `--config` comes with `--stdio` / `--url`,
+ *   `--server` is given twice, or `--env` / `--cwd` / `--header` / `--transport` would apply to the entry.
+ * @throws MCPConfigError when the file cannot be read or is malformed, names no such (or a disabled)
+ *   server, or has no or several enabled servers and no `--server` was given.
+ */
+export async function commandTarget(values: ServerOptionValues): Promise<ServerTarget> {
+  const names = values.server ?? [];
+  if (values.config === undefined) {
+    if (names.length > 0) throw serverWithoutConfig();
+    return serverTarget(values);
+  }
+  if (values.stdio !== undefined || values.url !== undefined) {
+    throw new UsageError('give either --config or --stdio/--url, not both');
+  }
+  const flag = usedFlags(values)[0];
+  if (flag !== undefined) throw flagForEntry(flag, 'the --config server');
+  if (names.length > 1) throw new UsageError('give one --server: this command talks to a single server');
+  const config = await loadServerConfig(values.config);
+  const name = names[0];
+  const entry = name === undefined ? onlyEntry(config) : getServerEntry(config, name);
+  return configTarget(entry, values.timeout);
+}
+
+/**
+ * The servers of `agentwire run`: the `--stdio` and `--url` ones ({@link serverTargets}), then the
+ * `--config` entries named by `--server` in the order given, or every enabled entry in the file's order
+ * when no `--server` is given. `--env` / `--cwd` / `--header` keep applying to the `--stdio` / `--url`
+ * servers only.
+ * @throws UsageError as {@link serverTargets} does, for `--server` without `--config`, a `--server` named
+ *   twice, and a flag that could only apply to a configured server.
+ * @throws MCPConfigError as {@link commandTarget} does; also when the file has no enabled server at all.
+ */
+export async function commandTargets(values: ServerListOptionValues): Promise<ServerTarget[]> {
+  const names = values.server ?? [];
+  if (values.config === undefined) {
+    if (names.length > 0) throw serverWithoutConfig();
+    return serverTargets(values);
+  }
+  if (values.stdio.length === 0 && values.env.length > 0) throw flagForEntry('--env', '--config servers');
+  if (values.stdio.length === 0 && values.cwd !== undefined) throw flagForEntry('--cwd', '--config servers');
+  if (values.url.length === 0 && values.header.length > 0) throw flagForEntry('--header', '--config servers');
+  const twice = names.find((name, index) => names.indexOf(name) !== index);
+  if (twice !== undefined) throw new UsageError(`--server "${twice}" is given twice`);
+  const direct = serverTargets(values);
+  const config = await loadServerConfig(values.config);
+  const entries = names.length > 0 ? names.map((name) => getServerEntry(config, name)) : allEntries(config);
+  return [...direct, ...entries.map((entry) => configTarget(entry, values.timeout))];
+}
+
+/**
+ * The tools of `client` that the target lets through: all of them for `--stdio` / `--url`, and for a
+ * configured server those its entry's `allowTools` / `blockTools` keep (`*` and `?` patterns).
+ */
+export function exposedTools(client: MCPClient, target: ServerTarget): MCPTool[] {
+  if (target.kind !== 'config') return client.getTools();
+  const accepts = toolFilter(target.entry);
+  return client.getTools().filter((tool) => accepts(tool.name));
+}
+
+function configTarget(entry: MCPServerEntry, timeout: number | undefined): ServerTarget {
+  return { kind: 'config', entry, ...(timeout === undefined ? {} : { timeout }) };
+}
+
+/** The flags given that a configured server takes from its entry instead. */
+function usedFlags(values: ServerOptionValues): EntryFlag[] {
+  const used: EntryFlag[] = [];
+  if (values.env.length > 0) used.push('--env');
+  if (values.cwd !== undefined) used.push('--cwd');
+  if (values.header.length > 0) used.push('--header');
+  // `--transport` defaults to `auto`, so only another value shows that the user set it.
+  if (values.transport !== undefined && values.transport !== 'auto') used.push('--transport');
+  return used;
+}
+
+function flagForEntry(flag: EntryFlag, subject: string): UsageError {
+  return new UsageError(
+    `${flag} does not apply to ${subject}: set "${ENTRY_FIELD[flag]}" in the entry of the config file`,
+  );
+}
+
+function serverWithoutConfig(): UsageError {
+  return new UsageError('--server names an entry of a config file: add --config <file>');
+}
+
+function quotedNames(config: MCPServerConfig): string {
+  return config.servers.map((server) => `"${server.name}"`).join(', ');
+}
+
+function noEnabledServer(config: MCPServerConfig): MCPConfigError {
+  const disabled = config.disabled.map((name) => `"${name}"`).join(', ');
+  const detail = disabled === '' ? '' : ` (disabled: ${disabled})`;
+  return new MCPConfigError(`config ${config.source}: has no enabled server${detail}`, {
+    file: config.source,
+  });
+}
+
+/** The file's only enabled server, for a single-server command without `--server`. */
+function onlyEntry(config: MCPServerConfig): MCPServerEntry {
+  const [first, ...rest] = config.servers;
+  if (first === undefined) throw noEnabledServer(config);
+  if (rest.length === 0) return first;
+  throw new MCPConfigError(
+    `config ${config.source}: has ${config.servers.length} servers; pick one with --server ` +
+      `(servers: ${quotedNames(config)})`,
+    { file: config.source },
+  );
+}
+
+function allEntries(config: MCPServerConfig): MCPServerEntry[] {
+  if (config.servers.length === 0) throw noEnabledServer(config);
+  return config.servers;
+}
