@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+// The benchmark suite (issue 8): agentwire against the bare floor and its peers, same run, same machine,
+// same servers. `npm run bench` builds dist/ and runs everything; then bench/results.json and
+// bench/RESULTS.md are rewritten.
+//   node bench/run.mjs [--quick] [--only=1,2,3,4,5,6] [--no-write]
+// --quick uses small counts (to check the harness, not to quote); --only runs some workloads (the report
+// then covers only those).
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runMeta } from './lib/meta.mjs';
+import { renderReport } from './report.mjs';
+import { runAgentLoop } from './workloads/agent.mjs';
+import { runChurn, runLarge, runTools } from './workloads/isolated.mjs';
+import { runRoundtrip } from './workloads/roundtrip.mjs';
+import { runThroughput } from './workloads/throughput.mjs';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const only = args
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',')
+  .map(Number);
+const wanted = (n) => only === undefined || only.includes(n);
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+const COUNTS = quick
+  ? {
+      roundtrip: { warmup: 20, rounds: 2, perRound: 30 },
+      throughput: { calls: 1000, rounds: 1 },
+      large: { maxCalls: 1, budgetMs: 1 },
+      largeSizes: [
+        { kind: 'text', mib: 20 },
+        { kind: 'text', mib: 40 },
+        { kind: 'image', mib: 10 },
+      ],
+      tools: { tools: 5000, repeats: 2 },
+      churn: { cycles: 20 },
+      agent: { turns: 20, runs: 3 },
+    }
+  : {
+      roundtrip: { warmup: 200, rounds: 10, perRound: 100 },
+      throughput: { calls: 1000, rounds: 5 },
+      large: { maxCalls: 5, budgetMs: 15_000 },
+      largeSizes: [
+        { kind: 'text', mib: 20 },
+        { kind: 'text', mib: 40 },
+        { kind: 'image', mib: 10 },
+      ],
+      tools: { tools: 5000, repeats: 5 },
+      churn: { cycles: 200 },
+      agent: { turns: 20, runs: 20 },
+    };
+
+const log = (message) =>
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+
+const command = `node bench/run.mjs${args.length > 0 ? ` ${args.join(' ')}` : ''}`;
+const results = { meta: { ...runMeta(command), quick, counts: COUNTS }, workloads: {} };
+const w = results.workloads;
+
+if (wanted(1)) {
+  log('workload 1: sequential round trips');
+  w.roundtrip = await runRoundtrip(COUNTS.roundtrip);
+}
+if (wanted(2)) {
+  log('workload 2: 1 000 concurrent calls');
+  w.throughput = await runThroughput(COUNTS.throughput);
+}
+if (wanted(3)) {
+  log('workload 3: large results');
+  w.large = await runLarge(COUNTS.largeSizes, COUNTS.large);
+}
+if (wanted(4)) {
+  log('workload 4: 5 000 tools');
+  w.tools = await runTools(COUNTS.tools);
+}
+if (wanted(5)) {
+  log('workload 5: connection churn');
+  w.churn = await runChurn(COUNTS.churn);
+}
+if (wanted(6)) {
+  log('workload 6: agent loop');
+  w.agent = await runAgentLoop(COUNTS.agent);
+}
+results.meta.loadAtEnd = (await import('node:os')).loadavg().map((l) => Math.round(l * 100) / 100);
+
+const report = renderReport(results);
+if (args.includes('--no-write')) {
+  process.stdout.write(report);
+} else {
+  const files = [path.join(here, 'results.json'), path.join(here, 'RESULTS.md')];
+  writeFileSync(files[0], `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(files[1], report);
+  // Both files are committed, so they must pass `npm run lint` as written: let the repo's formatter lay
+  // them out (tables aligned, short arrays joined).
+  const biome = path.join(here, '..', 'node_modules', '.bin', 'biome');
+  try {
+    execFileSync(biome, ['format', '--write', ...files], { stdio: 'ignore' });
+  } catch (error) {
+    log(`biome format failed (${error?.message ?? error}); run \`npx biome format --write bench\``);
+  }
+  log('wrote bench/results.json and bench/RESULTS.md');
+}

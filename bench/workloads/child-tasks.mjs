@@ -1,0 +1,167 @@
+// The measurements that need a process of their own (see lib/child.mjs):
+//   large  {kind, bytes, transport, maxCalls, budgetMs} -> workload 3: time and peak RSS of large results
+//   tools  {tools, repeats}                             -> workload 4: connect + list of many tools, memory,
+//                                                          and (agentwire, SDK v2) a list_changed refresh
+//   churn  {cycles}                                     -> workload 5: connect/disconnect cycles, leftovers
+// Usage: node child-tasks.mjs <task> <adapterId> <json params>; prints {"bench": …} as its last line.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ADAPTERS } from '../lib/clients.mjs';
+import { descendants, openFds } from '../lib/proc.mjs';
+import { fastStdio, startFastHttp } from '../lib/servers.mjs';
+import { median } from '../lib/stats.mjs';
+
+const [task, adapterId, paramsJson] = process.argv.slice(2);
+const params = JSON.parse(paramsJson ?? '{}');
+const adapter = ADAPTERS.find((a) => a.id === adapterId);
+const mib = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+/** Size in bytes of what a client handed back, whatever its shape (raw result, string, tool message). */
+function payloadSize(value) {
+  if (typeof value === 'string') return value.length;
+  const block = value?.content?.[0] ?? value?.[0];
+  return block?.text?.length ?? block?.data?.length ?? JSON.stringify(value ?? null).length;
+}
+
+async function large({ kind, bytes, transport, maxCalls, budgetMs }) {
+  let http;
+  if (transport === 'http') http = await startFastHttp();
+  const conn = await (http ? adapter.http(http.url) : adapter.stdio(fastStdio()));
+  const name = kind === 'image' ? 'big_image' : 'big_text';
+  try {
+    await conn.call(name, { bytes: 1024 });
+    const rssBefore = process.memoryUsage().rss;
+    const times = [];
+    let peakDelta;
+    let received;
+    const started = performance.now();
+    while (times.length < maxCalls && (times.length === 0 || performance.now() - started < budgetMs)) {
+      const t = performance.now();
+      const result = await conn.call(name, { bytes });
+      times.push(performance.now() - t);
+      received ??= payloadSize(result);
+      // maxRSS is in KiB and never goes down: the first call's peak is the one that counts.
+      peakDelta ??= process.resourceUsage().maxRSS * 1024 - rssBefore;
+    }
+    return {
+      ms: median(times),
+      calls: times.length,
+      peakRssDeltaMiB: mib(peakDelta),
+      receivedChars: received,
+    };
+  } finally {
+    await conn.close().catch(() => {});
+    await http?.stop();
+  }
+}
+
+function heapNow() {
+  globalThis.gc?.();
+  globalThis.gc?.();
+  return process.memoryUsage();
+}
+
+async function refreshAgentwire(conn) {
+  const client = conn.raw;
+  const before = new Map(client.getTools().map((t) => [t.name, t]));
+  const changed = new Promise((resolve) => client.once('toolsChanged', resolve));
+  const start = performance.now();
+  await conn.call('mutate', { count: 10 });
+  const event = await changed;
+  const ms = performance.now() - start;
+  const kept = event.tools.filter((t) => before.get(t.name) === t).length;
+  const changedTools = event.tools.length - kept;
+  // A refresh asked for right after the event may join the one that just ended; let it settle first.
+  await sleep(100);
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    await client.refreshTools();
+    times.push(performance.now() - t);
+  }
+  return {
+    mutateToEventMs: ms,
+    refreshToolsMs: median(times),
+    kept,
+    changed: changedTools,
+    added: event.added.length,
+    removed: event.removed.length,
+  };
+}
+
+/** The floor's tools/list round trip for the same list: the time for the list to arrive, parsed. */
+async function listFloor(conn) {
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    await conn.list();
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+async function tools({ tools: count, repeats }) {
+  const connectMs = [];
+  for (let i = 0; i < repeats; i++) {
+    const t = performance.now();
+    const conn = await adapter.stdio(fastStdio(count));
+    connectMs.push(performance.now() - t);
+    await conn.close();
+  }
+  const before = heapNow();
+  const conn = await adapter.stdio(fastStdio(count));
+  const after = heapNow();
+  let refresh;
+  try {
+    if (conn.toolCount !== count) throw new Error(`listed ${conn.toolCount} tools, expected ${count}`);
+    if (adapter.id === 'agentwire') refresh = await refreshAgentwire(conn);
+    if (adapter.id === 'floor') refresh = { listMs: await listFloor(conn) };
+  } finally {
+    await conn.close();
+  }
+  return {
+    connectMs: median(connectMs),
+    heapDeltaMiB: mib(after.heapUsed - before.heapUsed),
+    rssDeltaMiB: mib(after.rss - before.rss),
+    ...(refresh ? { refresh } : {}),
+  };
+}
+
+async function churn({ cycles }) {
+  // One cycle first, so that lazily loaded modules and pools are not counted as leaks.
+  const first = await adapter.stdio(fastStdio());
+  const env = JSON.parse(await textOf(first.call('env', {})));
+  await first.close();
+  await sleep(200);
+  const fdsBefore = openFds();
+  const times = [];
+  const start = performance.now();
+  for (let i = 0; i < cycles; i++) {
+    const t = performance.now();
+    const conn = await adapter.stdio(fastStdio());
+    await conn.close();
+    times.push(performance.now() - t);
+  }
+  const totalMs = performance.now() - start;
+  const leftNow = { processes: descendants().length, fds: openFds() - fdsBefore };
+  await sleep(2_000);
+  const leftLater = { processes: descendants().length, fds: openFds() - fdsBefore };
+  return { totalMs, cycleMs: median(times), leftNow, leftAfter2s: leftLater, serverEnv: env };
+}
+
+async function textOf(promise) {
+  const value = await promise;
+  if (typeof value === 'string') return value;
+  return value?.content?.[0]?.text ?? value?.[0]?.text ?? JSON.stringify(value);
+}
+
+const tasks = { large, tools, churn };
+try {
+  const result = await tasks[task](params);
+  process.stdout.write(`${JSON.stringify({ bench: result })}\n`);
+} catch (error) {
+  process.stdout.write(
+    `${JSON.stringify({ bench: { error: String(error?.message ?? error).slice(0, 300) } })}\n`,
+  );
+}
+// A client that leaves a handle open must not hang the bench; what it left is counted above.
+process.exit(0);
