@@ -14,7 +14,10 @@ export interface Failure {
   text: string;
 }
 
-/** Classifies any thrown value: usage → 2, tool error → 1, MCP call/connection failure → 3, else 1. */
+/**
+ * Classifies any thrown value: usage → 2, tool error → 1, a call cancelled by Ctrl-C or another signal →
+ * 130, any other MCP call/connection failure → 3, else 1.
+ */
 export function describeFailure(error: unknown): Failure {
   if (error instanceof UsageError || error instanceof MCPConfigError) {
     return { exitCode: ExitCode.usage, text: `error: ${error.message}\n` };
@@ -26,7 +29,7 @@ export function describeFailure(error: unknown): Failure {
     const lines =
       tail.length === 0 ? [] : ['server stderr (last lines):', ...tail.map((line) => `  ${line}`)];
     return {
-      exitCode: ExitCode.connection,
+      exitCode: error.kind === 'aborted' ? ExitCode.interrupted : ExitCode.connection,
       text: [`error: ${singleLine(error.message)}`, ...lines].map((line) => `${line}\n`).join(''),
     };
   }

@@ -1,16 +1,27 @@
 #!/usr/bin/env node
 /**
- * The `agentwire` executable: runs the CLI on the process's arguments. The first Ctrl-C cancels the call
- * in flight and stops the server; the exit code is set, not forced, so buffered output is flushed.
+ * The `agentwire` executable: runs the CLI on the process's arguments.
+ *
+ * Stopping it leaves no server behind (issue 7, item 8): the first SIGINT, SIGTERM or SIGHUP cancels the
+ * call or run in flight and stops every server gracefully (stdin closed, then SIGTERM, then SIGKILL of its
+ * process group); a second signal during that shutdown exits at once, and the transports' exit hook
+ * SIGKILLs every server process group still running. Servers run in their own process groups, so a
+ * terminal's Ctrl-C reaches only this process: these handlers are what stops them. The exit code is set, not
+ * forced, on the normal path so that buffered output is flushed.
  */
+import { ExitCode } from './io.js';
 import { runCli } from './program.js';
 
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const interrupt = new AbortController();
-const onSigint = () => interrupt.abort(new Error('interrupted (SIGINT)'));
-process.once('SIGINT', onSigint);
+const onSignal = (signal: NodeJS.Signals) => {
+  if (interrupt.signal.aborted) process.exit(ExitCode.interrupted);
+  interrupt.abort(new Error(`interrupted (${signal})`));
+};
+for (const signal of SIGNALS) process.on(signal, onSignal);
 process.exitCode = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   signal: interrupt.signal,
 });
-process.off('SIGINT', onSigint);
+for (const signal of SIGNALS) process.off(signal, onSignal);

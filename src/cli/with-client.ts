@@ -1,4 +1,5 @@
 import { MCPCallError, type MCPClient } from '../mcp/index.js';
+import { reportDiagnostics } from './diagnostics.js';
 import type { CliIo } from './io.js';
 import { createClient, type ServerTarget } from './server-options.js';
 
@@ -15,6 +16,7 @@ export async function withClient<T>(
   if (io.signal?.aborted)
     throw new MCPCallError('aborted', 'interrupted before connecting', { cause: io.signal.reason });
   const client = createClient(target);
+  reportDiagnostics(client, io);
   // connect() takes no signal: an abort while connecting is honoured by disconnect(), which cancels the
   // attempt. Later, `work` passes the signal to its own requests. One shared disconnect, because a second
   // call may return before the first has finished stopping the server.
@@ -26,7 +28,15 @@ export async function withClient<T>(
   const onAbort = () => void disconnect();
   io.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    await client.connect();
+    try {
+      await client.connect();
+    } catch (error) {
+      // The abort ended the attempt: say so, rather than "disconnect() was called while connecting".
+      if (io.signal?.aborted) {
+        throw new MCPCallError('aborted', 'interrupted while connecting', { cause: io.signal.reason });
+      }
+      throw error;
+    }
     io.signal?.removeEventListener('abort', onAbort);
     return await work(client);
   } finally {

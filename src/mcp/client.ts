@@ -216,7 +216,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
         onToolListChanged: () => {
           if (session && current()) this.#onToolListChanged(session);
         },
-        onError: (error: Error) => this.emit('error', error),
+        onError: (error: Error) => this.#onBackgroundError(error),
         onServerLog: (message) => this.emit('serverLog', { ...message, server: this.name }),
         onResourceUpdated: (uri) => this.emit('resourceUpdated', { uri }),
         onListChanged: (list) => this.emit(list === 'resources' ? 'resourcesChanged' : 'promptsChanged', {}),
@@ -233,6 +233,22 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       }
     }
     throw refused;
+  }
+
+  /**
+   * Out-of-band errors from the session. A response that arrives after its request timed out or was
+   * cancelled is normal (MCP spec 2025-11-25, "Cancellation": the receiver may already be answering), so the
+   * SDK's "unknown message ID" report is a debug log, not an error.
+   */
+  #onBackgroundError(error: Error): void {
+    if (error.message.startsWith('Received a response for an unknown message ID')) {
+      this.emit('log', {
+        level: 'debug',
+        message: `MCP server "${this.name}": a response arrived after its request ended`,
+      });
+      return;
+    }
+    this.emit('error', error);
   }
 
   #applyTools(diff: ReturnType<ToolSet['replace']>): void {

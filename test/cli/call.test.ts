@@ -86,7 +86,7 @@ describe('agentwire call against server-everything over stdio', () => {
     });
   });
 
-  it('exits 3 and stops the server promptly when interrupted mid-call', async () => {
+  it('exits 130 and stops the server promptly when interrupted mid-call', async () => {
     const interrupt = new AbortController();
     const started = Date.now();
     setTimeout(() => interrupt.abort(new Error('interrupted (SIGINT)')), 1500);
@@ -95,7 +95,7 @@ describe('agentwire call against server-everything over stdio', () => {
       ['call', '--stdio', EVERYTHING, 'trigger-long-running-operation', args],
       interrupt.signal,
     );
-    expect(run.code).toBe(3);
+    expect(run.code).toBe(130);
     expect(run.stderr).toBe(
       'error: MCP server "server-everything": tools/call "trigger-long-running-operation" failed: ' +
         'aborted (interrupted (SIGINT))\n',

@@ -136,19 +136,19 @@ describe('agentwire servers --config', () => {
     });
   });
 
-  it('exits 3 without connecting when interrupted before it starts', async () => {
+  it('exits 130 without connecting when interrupted before it starts', async () => {
     const interrupt = new AbortController();
     interrupt.abort(new Error('interrupted (SIGINT)'));
     const run = await cli(['servers', '--config', SERVERS], interrupt.signal);
-    expect(run).toEqual({ code: 3, stdout: '', stderr: 'error: interrupted before connecting\n' });
+    expect(run).toEqual({ code: 130, stdout: '', stderr: 'error: interrupted before connecting\n' });
   });
 
-  it('stops a server that never answers when interrupted while connecting, and exits 3', async () => {
+  it('stops a server that never answers when interrupted while connecting, and exits 130', async () => {
     const interrupt = new AbortController();
     const timer = setTimeout(() => interrupt.abort(new Error('interrupted (SIGINT)')), 300);
     try {
       const run = await cli(['servers', '--config', path.join(CONFIGS, 'cli-silent.json')], interrupt.signal);
-      expect(run).toEqual({ code: 3, stdout: '', stderr: 'error: interrupted while connecting\n' });
+      expect(run).toEqual({ code: 130, stdout: '', stderr: 'error: interrupted while connecting\n' });
     } finally {
       clearTimeout(timer);
     }

@@ -6,6 +6,7 @@ import { type Command, Option } from 'commander';
 import { Agent, AgentAbortError, AgentError, DEFAULT_MAX_TURNS } from '../../agent/index.js';
 import { commandTargets } from '../config-targets.js';
 import type { CommandContext } from '../context.js';
+import { reportDiagnostics } from '../diagnostics.js';
 import { builtinTools, runModel, turnCount } from '../run-options.js';
 import { RunPrinter } from '../run-output.js';
 import { agentHandle, createClients, withServers } from '../run-servers.js';
@@ -65,6 +66,7 @@ async function runAgentCommand(prompt: string, options: RunCommandOptions, conte
   const tools = builtinTools(options.tools, options.root);
   const model = runModel(options.model);
   const clients = createClients(targets);
+  for (const client of clients) reportDiagnostics(client, context.io);
   const agent = new Agent({ model, tools, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS });
   const printer = new RunPrinter(context.io);
   const { signal } = context.io;

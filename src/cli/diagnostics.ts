@@ -1,0 +1,25 @@
+/**
+ * What a client notices in the background (a server printing non-JSON lines on stdout, a notification it
+ * should not have sent, a broken event stream) reaches the person at the terminal as a `warning:` line on
+ * stderr, instead of being dropped because nobody listened (issue 7, item 4: "skipped and reported").
+ * The transports already rate-limit repeated reports.
+ */
+import type { MCPClient } from '../mcp/index.js';
+import type { CliIo } from './io.js';
+
+/** Prints `client`'s `error` events and warning-level `log` events as `warning:` lines on stderr. */
+export function reportDiagnostics(client: MCPClient, io: CliIo): void {
+  const oneLine = (text: string) => {
+    const line = text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+    return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+  };
+  client.on('error', (error) => {
+    const message = oneLine(error.message);
+    // Most messages already name the server; do not say it twice.
+    const named = message.includes(`"${client.name}"`) ? message : `MCP server "${client.name}": ${message}`;
+    io.stderr(`warning: ${named}\n`);
+  });
+  client.on('log', (entry) => {
+    if (entry.level === 'warn') io.stderr(`warning: ${oneLine(entry.message)}\n`);
+  });
+}
