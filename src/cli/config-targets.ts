@@ -5,7 +5,7 @@
  * `--server <name>` picks entries of it. An entry carries its own `env`, `cwd`, `headers` and `type`, so the
  * command-line flags for those are refused for it rather than quietly merged or ignored.
  */
-import { toolFilter } from '../mcp/config-filter.js';
+
 import {
   getServerEntry,
   loadServerConfig,
@@ -14,6 +14,7 @@ import {
   type MCPServerConfig,
   type MCPServerEntry,
   type MCPTool,
+  toolFilter,
 } from '../mcp/index.js';
 import {
   type ServerListOptionValues,

@@ -138,7 +138,7 @@ export function serverTarget(values: ServerOptionValues): ServerTarget {
       ...timeout,
     };
   }
-  throw new UsageError('name a server with --stdio "<command line>" or --url <url>');
+  throw new UsageError('name a server with --stdio "<command line>", --url <url> or --config <file>');
 }
 
 /**

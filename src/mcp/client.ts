@@ -251,7 +251,14 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     this.emit('error', error);
   }
 
-  #applyTools(diff: ReturnType<ToolSet['replace']>): void {
+  #applyTools({ duplicates, ...diff }: ReturnType<ToolSet['replace']>): void {
+    if (duplicates.length > 0) {
+      const names = [...new Set(duplicates)].map((name) => `"${name}"`).join(', ');
+      this.emit('log', {
+        level: 'warn',
+        message: `MCP server "${this.name}" lists more than one tool named ${names}; keeping the first of each`,
+      });
+    }
     const changes = diff.added.length + diff.removed.length + diff.changed.length;
     // The first discovery is reported by `connected`, not as a change.
     if (changes > 0 && this.#state !== 'connecting') this.emit('toolsChanged', diff);

@@ -28,6 +28,7 @@ export {
   type MCPToolFilter,
   parseServerConfig,
 } from './config.js';
+export { toolFilter } from './config-filter.js';
 export {
   base64DecodedSize,
   formatBytes,

@@ -41,13 +41,17 @@ export class ToolSet {
    * Replaces the set with `definitions`, reusing instances whose definition is deeply equal. A name listed
    * twice keeps its first definition (a server bug; the model could not tell the two apart anyway).
    */
-  replace(definitions: readonly MCPToolDefinition[]): ToolSetDiff {
+  replace(definitions: readonly MCPToolDefinition[]): ToolSetDiff & { duplicates: string[] } {
     const previous = this.#byName;
     const next = new Map<string, MCPTool>();
     const added: MCPTool[] = [];
     const changed: MCPTool[] = [];
+    const duplicates: string[] = [];
     for (const definition of definitions) {
-      if (next.has(definition.name)) continue;
+      if (next.has(definition.name)) {
+        duplicates.push(definition.name);
+        continue;
+      }
       const old = previous.get(definition.name);
       if (old && isDeepStrictEqual(old.definition, definition)) {
         next.set(definition.name, old);
@@ -59,6 +63,6 @@ export class ToolSet {
     }
     const removed = [...previous.values()].filter((tool) => !next.has(tool.name));
     this.#byName = next;
-    return { tools: [...next.values()], added, removed, changed };
+    return { tools: [...next.values()], added, removed, changed, duplicates };
   }
 }

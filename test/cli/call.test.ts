@@ -117,7 +117,10 @@ describe('agentwire call usage errors (exit 2, nothing started)', () => {
       ['call', '--stdio', 'node s.js', 'echo', '[1,2]'],
       'error: the tool arguments must be a JSON object such as \'{"message":"hi"}\', got an array\n',
     ],
-    [['call', 'echo'], 'error: name a server with --stdio "<command line>" or --url <url>\n'],
+    [
+      ['call', 'echo'],
+      'error: name a server with --stdio "<command line>", --url <url> or --config <file>\n',
+    ],
     [
       ['call', '--stdio', 'node s.js', '--url', 'http://localhost/mcp', 'echo'],
       'error: give either --stdio or --url, not both\n',

@@ -191,6 +191,21 @@ describe('tools/list_changed', () => {
     expect(events.filter(([name]) => name === 'log')).toEqual([]);
   });
 
+  it('keeps the first of two tools with one name, and says so', async () => {
+    const { client, events } = setup({
+      FIXTURE_TOOLS: JSON.stringify([tool('a', 'first'), tool('a', 'second')]),
+    });
+    await client.connect();
+    expect(client.getTools().map((t) => t.description)).toEqual(['first']);
+    expect(events.find(([name]) => name === 'log')).toEqual([
+      'log',
+      {
+        level: 'warn',
+        message: 'MCP server "scripted-server" lists more than one tool named "a"; keeping the first of each',
+      },
+    ]);
+  });
+
   it('folds a burst of notifications into one re-list', async () => {
     const { client, log } = setup({ FIXTURE_TOOLS: JSON.stringify([tool('set-tools')]) });
     await client.connect();
