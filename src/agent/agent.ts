@@ -10,6 +10,7 @@ import { EventChannel } from './event-channel.js';
 import type { AgentEvent, AgentResult } from './events.js';
 import { type McpServerHandle, type McpServerOptions, mcpToolGroup } from './mcp-servers.js';
 import { runAgent } from './run.js';
+import { samplingHandler } from './sampling.js';
 import { type ToolNamePrefixPolicy, ToolRegistry, type ToolWarning } from './tool-registry.js';
 
 /** Default {@link AgentOptions.maxTurns}. */
@@ -128,7 +129,10 @@ export class Agent {
     env?: Record<string, string>,
     options: MCPClientOptions & McpServerOptions = {},
   ): Promise<this> {
-    const client = MCPClient.fromStdio({ command, args, ...(env ? { env } : {}) }, options);
+    const client = MCPClient.fromStdio(
+      { command, args, ...(env ? { env } : {}) },
+      this.#withSampling(options),
+    );
     return this.#attachOwned(client, options);
   }
 
@@ -137,7 +141,12 @@ export class Agent {
     url: string | URL,
     options: Parameters<typeof MCPClient.fromUrl>[1] & McpServerOptions = {},
   ): Promise<this> {
-    return this.#attachOwned(MCPClient.fromUrl(url, options), options);
+    return this.#attachOwned(MCPClient.fromUrl(url, this.#withSampling(options)), options);
+  }
+
+  /** Servers the agent starts may ask its model for completions (`sampling/createMessage`), unless told otherwise. */
+  #withSampling<O extends MCPClientOptions>(options: O): O {
+    return options.onSampling ? options : { ...options, onSampling: samplingHandler(this.#options.model) };
   }
 
   /** The tools the model would see now: model-facing name → tool. */

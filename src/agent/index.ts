@@ -5,5 +5,6 @@ export { AgentAbortError, AgentError, type AgentErrorKind } from './errors.js';
 export type { AgentEvent, AgentEventType, AgentResult, ToolCallInfo } from './events.js';
 export type { McpServerHandle, McpServerOptions } from './mcp-servers.js';
 export { type RenderOptions, renderEvent } from './render.js';
+export { type SamplingHandler, samplingConversation, samplingHandler } from './sampling.js';
 export { mapToolNames, PROVIDER_TOOL_NAME, toProviderToolName } from './tool-names.js';
 export type { ToolNamePrefixPolicy, ToolWarning } from './tool-registry.js';
