@@ -238,13 +238,18 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   /**
    * Out-of-band errors from the session. A response that arrives after its request timed out or was
    * cancelled is normal (MCP spec 2025-11-25, "Cancellation": the receiver may already be answering), so the
-   * SDK's "unknown message ID" report is a debug log, not an error.
+   * SDK's "unknown message ID" and "unknown token" reports are debug logs, not errors.
    */
   #onBackgroundError(error: Error): void {
-    if (error.message.startsWith('Received a response for an unknown message ID')) {
+    // Also normal: progress a server keeps sending until it notices the cancellation.
+    if (
+      /^Received a (response for an unknown message ID|progress notification for an unknown token)/.test(
+        error.message,
+      )
+    ) {
       this.emit('log', {
         level: 'debug',
-        message: `MCP server "${this.name}": a response arrived after its request ended`,
+        message: `MCP server "${this.name}": a response or progress arrived after its request ended`,
       });
       return;
     }

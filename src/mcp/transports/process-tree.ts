@@ -97,9 +97,14 @@ export async function waitForProcessTreeExit(
   return true;
 }
 
-/** Resolves after `ms` milliseconds; the timer is unref'd so a pending wait never keeps the host alive. */
+/**
+ * Resolves after `ms` milliseconds. The timer is ref'd on purpose: a teardown someone awaits must finish
+ * (it is bounded by the grace periods). With an unref'd timer, a host whose only remaining work was this
+ * wait — a CLI stopping its server after Ctrl-C, once the direct child had exited — saw its event loop empty
+ * mid-teardown and Node ended it with exit code 13 (unsettled top-level await), skipping its own cleanup.
+ */
 function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function errnoCode(error: unknown): string | undefined {
