@@ -48,11 +48,23 @@ export function builtinTool(
  */
 export function capOutput(text: string, maxBytes: number, totalBytes = Buffer.byteLength(text)): string {
   if (totalBytes <= maxBytes) return text;
-  const cut = Buffer.from(text)
-    .subarray(0, maxBytes)
-    .toString('utf8')
-    .replace(/\uFFFD$/, '');
+  return capBytes(Buffer.from(text), maxBytes, totalBytes);
+}
+
+/**
+ * {@link capOutput} for raw bytes: decodes at most `maxBytes` of `bytes` (never half a character), and adds
+ * `[output truncated: N of totalBytes bytes left out]` when `totalBytes` is more than `maxBytes`.
+ */
+export function capBytes(bytes: Buffer, maxBytes: number, totalBytes = bytes.length): string {
+  const cut = decodeHead(bytes, maxBytes);
+  if (totalBytes <= maxBytes) return cut;
   return `${cut}\n[output truncated: ${totalBytes - Buffer.byteLength(cut)} of ${totalBytes} bytes left out]`;
+}
+
+/** The first `maxBytes` of `bytes` as text, without the broken character a cut may leave at the end. */
+export function decodeHead(bytes: Buffer, maxBytes: number): string {
+  const text = bytes.subarray(0, maxBytes).toString('utf8');
+  return bytes.length > maxBytes ? text.replace(/\uFFFD$/, '') : text;
 }
 
 /** A string argument, or an `invalid_input` error naming it. */

@@ -2,9 +2,10 @@
  * Why a built-in tool refused or failed. The agent hands the message to the model; callers switch on `kind`.
  * - `outside_workspace`: a path leads outside the workspace root (directly, through `..`, or a symlink).
  * - `not_found`: the file or directory does not exist.
- * - `invalid_input`: an argument is missing or of the wrong kind, or a regular expression does not parse.
+ * - `invalid_input`: an argument is missing or of the wrong kind, a regular expression does not parse, or the
+ *   path is not a regular file (a directory, FIFO or device given to `read_file` / `write_file` / `edit_file`).
  * - `no_match` / `ambiguous_match`: `edit_file`'s `old_text` occurs zero times / more than once.
- * - `timeout`: `bash` ran past its timeout and was killed.
+ * - `timeout`: `bash` or `search` ran past its timeout and was stopped.
  * - `aborted`: the call's AbortSignal fired.
  * - `io`: the file system refused (permissions, a directory where a file was expected, …).
  */

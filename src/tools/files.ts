@@ -2,22 +2,33 @@
  * `read_file`, `write_file`, `edit_file`: whole-file reads and writes inside the workspace, and exact-text
  * edits (the edit must match once, so the model cannot change the wrong place).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Tool } from '../core/tool.js';
-import { builtinTool, capOutput, fsError, intArg, stringArg } from './define.js';
+import { builtinTool, capBytes, fsError, intArg, stringArg } from './define.js';
 import { BuiltinToolError } from './errors.js';
+import { notRegular, openRegularFile, readHead, readLineRange } from './read-text.js';
 import type { Workspace } from './workspace.js';
 
 type Shared = { workspace: Workspace; maxOutputBytes: number };
 
-/** `read_file { path, offset?, limit? }`: the file's text, lines `offset` (1-based) to `offset+limit-1`. */
+/** Largest file `edit_file` reads, in bytes: it holds the whole text (twice) in memory. */
+export const MAX_EDIT_FILE_BYTES = 10_000_000;
+
+/**
+ * `read_file { path, offset?, limit? }`: the file's text, or lines `offset` (1-based) to `offset+limit-1`.
+ * At most `maxOutputBytes` are read, and a cut result says so: with the file's size in bytes for a whole
+ * file, with the first line not shown in full for a line range. Only regular files are read.
+ * @throws {BuiltinToolError} `invalid_input` for a directory, FIFO or device; `aborted` when the call's
+ *   signal fires mid-read; `not_found`, `outside_workspace`, `io`.
+ */
 export function readFileTool(shared: Shared): Tool {
   return builtinTool(
     {
       name: 'read_file',
       description:
-        'Read a text file in the workspace. Optional offset (first line, 1-based) and limit (number of lines).',
+        'Read a text file in the workspace. Optional offset (first line, 1-based) and limit (number of lines). ' +
+        'Long output is cut and says so; read on with offset.',
       inputSchema: {
         type: 'object',
         properties: {
@@ -29,21 +40,32 @@ export function readFileTool(shared: Shared): Tool {
       },
     },
     shared,
-    async (input, { workspace, maxOutputBytes }) => {
+    async (input, { workspace, maxOutputBytes, context }) => {
       const shown = stringArg('read_file', input, 'path');
-      const file = await workspace.resolve('read_file', shown);
-      const text = await readFile(file, 'utf8').catch((e: unknown) =>
-        Promise.reject(fsError('read_file', shown, e)),
-      );
       const offset = intArg('read_file', input, 'offset');
       const limit = intArg('read_file', input, 'limit');
-      if (offset === undefined && limit === undefined) return capOutput(text, maxOutputBytes);
-      const lines = text.split('\n');
-      const start = Math.max((offset ?? 1) - 1, 0);
-      return capOutput(
-        lines.slice(start, limit === undefined ? undefined : start + limit).join('\n'),
-        maxOutputBytes,
-      );
+      const file = await workspace.resolve('read_file', shown);
+      const { handle, size } = await openRegularFile('read_file', file, shown);
+      try {
+        if (offset === undefined && limit === undefined) {
+          const head = await readHead('read_file', handle, maxOutputBytes, context.signal);
+          return capBytes(head, maxOutputBytes, Math.max(size, head.length));
+        }
+        const start = Math.max((offset ?? 1) - 1, 0);
+        const end = limit === undefined ? Number.POSITIVE_INFINITY : start + limit;
+        const range = await readLineRange(
+          'read_file',
+          handle,
+          { start, end, maxBytes: maxOutputBytes },
+          context.signal,
+        );
+        if (range.cutAtLine === undefined) return range.text;
+        return `${range.text}\n[output truncated at ${maxOutputBytes} bytes; line ${range.cutAtLine} is not shown in full]`;
+      } catch (error) {
+        throw fsError('read_file', shown, error);
+      } finally {
+        await handle.close();
+      }
     },
   );
 }
@@ -65,6 +87,9 @@ export function writeFileTool(shared: Shared): Tool {
       const shown = stringArg('write_file', input, 'path');
       const content = stringArg('write_file', input, 'content');
       const file = await workspace.resolve('write_file', shown);
+      // Writing to a FIFO would wait for a reader forever; a directory or device is never what was meant.
+      const existing = await stat(file).catch(() => undefined);
+      if (existing !== undefined && !existing.isFile()) throw notRegular('write_file', shown);
       try {
         await mkdir(path.dirname(file), { recursive: true });
         await writeFile(file, content, 'utf8');
@@ -96,16 +121,14 @@ export function editFileTool(shared: Shared): Tool {
       },
     },
     shared,
-    async (input, { workspace }) => {
+    async (input, { workspace, context }) => {
       const shown = stringArg('edit_file', input, 'path');
       const oldText = stringArg('edit_file', input, 'old_text');
       const newText = stringArg('edit_file', input, 'new_text');
       if (oldText === '')
         throw new BuiltinToolError('invalid_input', 'edit_file', '"old_text" must not be empty');
       const file = await workspace.resolve('edit_file', shown);
-      const text = await readFile(file, 'utf8').catch((e: unknown) =>
-        Promise.reject(fsError('edit_file', shown, e)),
-      );
+      const text = await readWhole(file, shown, context.signal);
       const count = text.split(oldText).length - 1;
       if (count === 0)
         throw new BuiltinToolError('no_match', 'edit_file', `"old_text" does not occur in ${shown}`);
@@ -122,4 +145,35 @@ export function editFileTool(shared: Shared): Tool {
       return `replaced ${count} occurrence${count === 1 ? '' : 's'} in ${await workspace.relative(file)}`;
     },
   );
+}
+
+/**
+ * The whole text of a regular file for `edit_file`, which must see all of it to edit it.
+ * @throws {BuiltinToolError} `invalid_input` for a non-regular file or one over {@link MAX_EDIT_FILE_BYTES}.
+ */
+async function readWhole(file: string, shown: string, signal: AbortSignal | undefined): Promise<string> {
+  const { handle, size } = await openRegularFile('edit_file', file, shown);
+  try {
+    if (size > MAX_EDIT_FILE_BYTES) {
+      throw new BuiltinToolError(
+        'invalid_input',
+        'edit_file',
+        `"${shown}" is ${size} bytes; edit_file edits files of up to ${MAX_EDIT_FILE_BYTES} bytes`,
+      );
+    }
+    // One byte more than allowed tells a file that grew since `stat` from one that did not.
+    const bytes = await readHead('edit_file', handle, MAX_EDIT_FILE_BYTES + 1, signal);
+    if (bytes.length > MAX_EDIT_FILE_BYTES) {
+      throw new BuiltinToolError(
+        'invalid_input',
+        'edit_file',
+        `"${shown}" grew past ${MAX_EDIT_FILE_BYTES} bytes`,
+      );
+    }
+    return bytes.toString('utf8');
+  } catch (error) {
+    throw fsError('edit_file', shown, error);
+  } finally {
+    await handle.close();
+  }
 }

@@ -11,16 +11,26 @@ import { searchTool } from './search.js';
 import { Workspace } from './workspace.js';
 
 export { DEFAULT_BASH_TIMEOUT_MS } from './bash.js';
+export { BASH_INHERITED_ENV_VARS } from './bash-env.js';
 export { type BuiltinToolOptions, DEFAULT_MAX_OUTPUT_BYTES } from './define.js';
 export { BuiltinToolError, type BuiltinToolErrorKind } from './errors.js';
+export { MAX_EDIT_FILE_BYTES } from './files.js';
 export { MAX_LIST_ENTRIES } from './list-files.js';
-export { MAX_SEARCH_FILE_BYTES, MAX_SEARCH_MATCHES } from './search.js';
+export { DEFAULT_SEARCH_TIMEOUT_MS, MAX_SEARCH_FILE_BYTES, MAX_SEARCH_MATCHES } from './search.js';
 export { Workspace } from './workspace.js';
 
 /** Options of {@link defaultTools}. */
 export interface DefaultToolsOptions extends BuiltinToolOptions {
   /** `bash` timeout (default and maximum), in ms. Default 30,000. */
   bashTimeoutMs?: number;
+  /**
+   * Variables added to `bash`'s environment, which otherwise holds only `HOME`, `LOGNAME`, `PATH`, `SHELL`,
+   * `TERM`, `USER`, `LANG`, `LC_ALL` and `TMPDIR` from the host (never its API keys). An `undefined` value
+   * removes a variable. Default: none.
+   */
+  bashEnv?: Readonly<Record<string, string | undefined>>;
+  /** Time one `search` may take, in ms; a pattern that backtracks past it is stopped. Default 10,000. */
+  searchTimeoutMs?: number;
   /** Leave `bash` out (file tools only). Default false. */
   withoutBash?: boolean;
 }
@@ -39,13 +49,17 @@ export function defaultTools(options: DefaultToolsOptions): Tool[] {
     writeFileTool(shared),
     editFileTool(shared),
     listFilesTool(shared),
-    searchTool(shared),
+    searchTool({
+      ...shared,
+      ...(options.searchTimeoutMs === undefined ? {} : { timeoutMs: options.searchTimeoutMs }),
+    }),
   ];
   if (options.withoutBash) return tools;
   return [
     bashTool({
       ...shared,
       ...(options.bashTimeoutMs === undefined ? {} : { timeoutMs: options.bashTimeoutMs }),
+      ...(options.bashEnv === undefined ? {} : { env: options.bashEnv }),
     }),
     ...tools,
   ];

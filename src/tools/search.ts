@@ -2,11 +2,12 @@
  * `search { pattern, path?, glob? }`: lines matching a regular expression in the workspace's text files,
  * as `file:line: text`.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Tool } from '../core/tool.js';
 import { builtinTool, capOutput, fsError, stringArg } from './define.js';
 import { BuiltinToolError } from './errors.js';
+import { type SearchFile, searchInWorker } from './search-worker.js';
 import { walk } from './walk.js';
 import type { Workspace } from './workspace.js';
 
@@ -15,8 +16,25 @@ export const MAX_SEARCH_MATCHES = 200;
 /** Files larger than this (bytes) are skipped: they are data, not source. */
 export const MAX_SEARCH_FILE_BYTES = 1_000_000;
 
-/** Creates `search`. */
-export function searchTool(shared: { workspace: Workspace; maxOutputBytes: number }): Tool {
+/** Default time one search may take, in ms. */
+export const DEFAULT_SEARCH_TIMEOUT_MS = 10_000;
+
+/** Options of {@link searchTool}. */
+export interface SearchToolOptions {
+  workspace: Workspace;
+  maxOutputBytes: number;
+  /** Time one search may take, in ms. Default 10,000. */
+  timeoutMs?: number;
+}
+
+/**
+ * Creates `search`. Files are listed here; matching runs in a worker thread (see `search-worker.ts`), so a
+ * pattern that backtracks catastrophically is stopped at the timeout or on abort.
+ * @throws {BuiltinToolError} `invalid_input` for a pattern that does not parse, `timeout`, `aborted`,
+ *   `not_found`, `outside_workspace`.
+ */
+export function searchTool(options: SearchToolOptions): Tool {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS;
   return builtinTool(
     {
       name: 'search',
@@ -34,12 +52,12 @@ export function searchTool(shared: { workspace: Workspace; maxOutputBytes: numbe
         required: ['pattern'],
       },
     },
-    shared,
+    options,
     async (input, { workspace, maxOutputBytes, context }) => {
       const pattern = stringArg('search', input, 'pattern');
-      let regex: RegExp;
+      const flags = input.ignore_case === true ? 'i' : '';
       try {
-        regex = new RegExp(pattern, input.ignore_case === true ? 'i' : '');
+        new RegExp(pattern, flags);
       } catch (error) {
         throw new BuiltinToolError('invalid_input', 'search', `"pattern" is not a valid regular expression`, {
           cause: error,
@@ -49,22 +67,24 @@ export function searchTool(shared: { workspace: Workspace; maxOutputBytes: numbe
       const start = await workspace.resolve('search', shown);
       const info = await stat(start).catch((e: unknown) => Promise.reject(fsError('search', shown, e)));
       const nameFilter = typeof input.name_contains === 'string' ? input.name_contains : '';
-      const files = info.isDirectory() ? filesUnder(start, context.signal) : single(start);
-      const matches: string[] = [];
-      for await (const file of files) {
+      const files: SearchFile[] = [];
+      for await (const file of info.isDirectory() ? filesUnder(start, context.signal) : single(start)) {
         if (nameFilter && !path.basename(file).includes(nameFilter)) continue;
-        const text = await readText(file);
-        if (text === undefined) continue;
-        const relative = await workspace.relative(file);
-        for (const [i, line] of text.split('\n').entries()) {
-          if (!regex.test(line)) continue;
-          matches.push(`${relative}:${i + 1}: ${line.length > 300 ? `${line.slice(0, 300)}…` : line}`);
-          if (matches.length >= MAX_SEARCH_MATCHES) {
-            matches.push(`[stopped after ${MAX_SEARCH_MATCHES} matches]`);
-            return capOutput(matches.join('\n'), maxOutputBytes);
-          }
-        }
+        files.push({ absolute: file, relative: await workspace.relative(file) });
       }
+      if (context.signal?.aborted) throw new BuiltinToolError('aborted', 'search', 'search aborted');
+      const { matches, stopped } = await searchInWorker(
+        {
+          source: pattern,
+          flags,
+          files,
+          maxMatches: MAX_SEARCH_MATCHES,
+          maxFileBytes: MAX_SEARCH_FILE_BYTES,
+          maxLineChars: 300,
+        },
+        { timeoutMs, signal: context.signal },
+      );
+      if (stopped) matches.push(`[stopped after ${MAX_SEARCH_MATCHES} matches]`);
       return matches.length === 0 ? 'no matches' : capOutput(matches.join('\n'), maxOutputBytes);
     },
   );
@@ -77,17 +97,4 @@ async function* single(file: string): AsyncIterable<string> {
 async function* filesUnder(dir: string, signal: AbortSignal | undefined): AsyncIterable<string> {
   for await (const entry of walk(dir, 20, signal))
     if (!entry.isDirectory && !entry.isSymlink) yield entry.absolute;
-}
-
-/** The file's text, or undefined for big or binary files (a NUL byte in the first 8 KiB). */
-async function readText(file: string): Promise<string | undefined> {
-  try {
-    const info = await stat(file);
-    if (!info.isFile() || info.size > MAX_SEARCH_FILE_BYTES) return undefined;
-    const buffer = await readFile(file);
-    if (buffer.subarray(0, 8192).includes(0)) return undefined;
-    return buffer.toString('utf8');
-  } catch {
-    return undefined;
-  }
 }

@@ -2,7 +2,7 @@
  * The workspace root that confines every built-in tool. A path is accepted only when both its lexical form
  * and its real path (symlinks resolved, for the deepest part that exists) stay inside the root's real path.
  */
-import { realpath } from 'node:fs/promises';
+import { readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { BuiltinToolError } from './errors.js';
 
@@ -48,15 +48,25 @@ export class Workspace {
 
 function isInside(root: string, candidate: string): boolean {
   const rel = path.relative(root, candidate);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  // Segments, not a prefix: `..foo` is a file in the root, `../foo` is not.
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 function outside(toolName: string, relative: string): BuiltinToolError {
   return new BuiltinToolError('outside_workspace', toolName, `path "${relative}" is outside the workspace`);
 }
 
-/** Real path of `absolute`, resolving the deepest existing ancestor when it does not exist yet (writes). */
-async function realOfDeepestExisting(absolute: string): Promise<string> {
+/** Dangling links followed before giving up, as the kernel's own limit (`ELOOP` after 40). */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Real path of `absolute`, resolving the deepest existing ancestor when it does not exist yet (writes).
+ *
+ * A dangling symlink is not a missing file: writing to it creates its target, wherever that is. So an
+ * entry that exists as a link (`lstat` succeeds where `realpath` says ENOENT) is followed by hand, and its
+ * target is checked like any other path.
+ */
+async function realOfDeepestExisting(absolute: string, hops = 0): Promise<string> {
   const missing: string[] = [];
   let current = absolute;
   for (;;) {
@@ -65,9 +75,24 @@ async function realOfDeepestExisting(absolute: string): Promise<string> {
     } catch (error) {
       const parent = path.dirname(current);
       if (parent === current || !isMissing(error)) throw error;
+      const target = await linkTarget(current);
+      if (target !== undefined) {
+        if (hops >= MAX_LINK_HOPS) throw error;
+        const followed = path.resolve(parent, target, ...missing.reverse());
+        return realOfDeepestExisting(followed, hops + 1);
+      }
       missing.push(path.basename(current));
       current = parent;
     }
+  }
+}
+
+/** What the symlink at `file` points to, or undefined when `file` is not a symlink (or does not exist). */
+async function linkTarget(file: string): Promise<string | undefined> {
+  try {
+    return await readlink(file);
+  } catch {
+    return undefined;
   }
 }
 

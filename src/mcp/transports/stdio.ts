@@ -18,7 +18,7 @@ import {
   untrackProcessTree,
   usesProcessGroups,
   waitForProcessTreeExit,
-} from './process-tree.js';
+} from '../../core/process-tree.js';
 import {
   closedInfo,
   type ExitStatus,
