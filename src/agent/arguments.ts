@@ -17,11 +17,25 @@ export function checkToolArguments(text: string, schema: JsonSchema): ArgumentCh
     const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
     return { ok: false, problem: `arguments are not a JSON object: ${shown}` };
   }
-  const missing = (schema.required ?? []).filter((name) => !(name in input));
+  return checkToolInput(input, schema);
+}
+
+/**
+ * Checks already parsed arguments (an approval hook's rewrite, say) against `schema`. The schema comes from
+ * a server and is typed only by trust: keywords of the wrong shape (`"required": "a"`) are ignored here
+ * rather than thrown on, since the registry already refuses such tools and this check is only a first pass.
+ */
+export function checkToolInput(input: unknown, schema: JsonSchema): ArgumentCheck {
+  if (!isRecord(input)) return { ok: false, problem: `arguments are not a JSON object: ${jsonType(input)}` };
+  const required: unknown = schema.required;
+  const names = Array.isArray(required) ? required.filter((n): n is string => typeof n === 'string') : [];
+  const missing = names.filter((name) => !(name in input));
   if (missing.length > 0)
     return { ok: false, problem: `missing required argument(s): ${missing.join(', ')}` };
+  const properties: unknown = schema.properties;
   for (const [name, value] of Object.entries(input)) {
-    const expected = schema.properties?.[name]?.type;
+    const property = isRecord(properties) ? properties[name] : undefined;
+    const expected = isRecord(property) ? typeOf(property.type) : undefined;
     if (expected === undefined || matchesType(value, expected)) continue;
     return {
       ok: false,
@@ -29,6 +43,13 @@ export function checkToolArguments(text: string, schema: JsonSchema): ArgumentCh
     };
   }
   return { ok: true, input };
+}
+
+/** A usable `type` keyword, or undefined for a missing or malformed one. */
+function typeOf(type: unknown): string | string[] | undefined {
+  if (typeof type === 'string') return type;
+  if (Array.isArray(type) && type.every((t) => typeof t === 'string')) return type as string[];
+  return undefined;
 }
 
 function matchesType(value: unknown, type: string | string[]): boolean {

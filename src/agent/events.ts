@@ -37,7 +37,14 @@ export type AgentEvent =
   | { type: 'agent_start'; prompt: string }
   | { type: 'turn_start'; turn: number }
   | { type: 'text_delta'; turn: number; text: string }
-  | ({ type: 'tool_start'; turn: number; input: Record<string, unknown> } & ToolCallInfo)
+  | ({
+      type: 'tool_start';
+      turn: number;
+      /** The parsed arguments; `{}` when the model's text is not a JSON object (see `rawArguments`). */
+      input: Record<string, unknown>;
+      /** The arguments text exactly as the model sent it, present only when it is not a JSON object. */
+      rawArguments?: string;
+    } & ToolCallInfo)
   | ({ type: 'tool_progress'; turn: number; progress: ToolProgress } & ToolCallInfo)
   | ({
       type: 'tool_end';

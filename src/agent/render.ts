@@ -23,8 +23,11 @@ export function renderEvent(event: AgentEvent, options: RenderOptions = {}): str
       const last = event.message.content.at(-1);
       return last?.type === 'text' && last.text !== '' && !last.text.endsWith('\n') ? '\n' : '';
     }
-    case 'tool_start':
-      return `▸ ${event.modelName} [${event.source}] ${clip(JSON.stringify(event.input), max)}\n`;
+    case 'tool_start': {
+      // Unparseable arguments are shown as the model sent them: `{}` would hide what went wrong.
+      const shown = event.rawArguments ?? JSON.stringify(event.input);
+      return `▸ ${event.modelName} [${event.source}] ${clip(oneLine(shown), max)}\n`;
+    }
     case 'tool_progress': {
       const { progress, total, message } = event.progress;
       const amount = total === undefined ? `${progress}` : `${progress}/${total}`;

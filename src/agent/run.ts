@@ -6,6 +6,7 @@ import type { Message, Model, ToolCallPart, ToolResultsMessage, Usage } from '..
 import type { ApproveHook } from './approval.js';
 import { AgentAbortError, AgentError } from './errors.js';
 import type { AgentEvent, AgentResult } from './events.js';
+import { withLinkedSignal } from './linked-signal.js';
 import { executeToolCalls } from './tool-execution.js';
 import type { ToolRegistry, ToolWarning } from './tool-registry.js';
 import { streamTurn } from './turn.js';
@@ -45,11 +46,13 @@ export async function runAgent(prompt: string, context: RunContext): Promise<Age
       const request = {
         messages: history,
         tools: table.specs,
-        signal,
         ...(context.system ? { system: context.system } : {}),
         ...(context.maxTokens === undefined ? {} : { maxTokens: context.maxTokens }),
       };
-      const response = await streamTurn(context.model, request, turn, emit).catch((error: unknown) => {
+      // Its own signal per request: the vendor SDKs never remove the abort listener they add to it.
+      const response = await withLinkedSignal(signal, (requestSignal) =>
+        streamTurn(context.model, { ...request, signal: requestSignal }, turn, emit),
+      ).catch((error: unknown) => {
         throw signal.aborted ? new AgentAbortError(signal.reason) : error;
       });
       history.push(response.message);
@@ -88,7 +91,10 @@ function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new AgentAbortError(signal.reason);
 }
 
-/** Settles with `promise`, or rejects with an abort error as soon as `signal` fires. */
+/**
+ * Settles with `promise`, or rejects with an abort error as soon as `signal` fires. Its one listener is
+ * removed when either happens, so turns do not accumulate listeners on the run's signal.
+ */
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new AgentAbortError(signal.reason));

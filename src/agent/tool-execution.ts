@@ -4,16 +4,19 @@
  * with is_error: true so it can self-correct"). Only an abort of the run stops the turn.
  */
 import type { ToolProgress } from '../core/tool.js';
+import { parseToolArguments } from '../providers/json-args.js';
 import type { ToolCallPart, ToolResult } from '../providers/model.js';
 import { type ApproveHook, askApproval } from './approval.js';
-import { checkToolArguments } from './arguments.js';
+import { checkToolArguments, checkToolInput } from './arguments.js';
 import type { AgentEvent, ToolCallInfo } from './events.js';
+import { withLinkedSignal } from './linked-signal.js';
 import type { ToolEntry, ToolTable } from './tool-registry.js';
 
 /** What executing a turn's calls needs from the run. */
 export interface ToolExecutionContext {
   table: ToolTable;
   turn: number;
+  /** The run's signal. Each call (approval hook and tool) gets a signal linked to it, unlinked when done. */
   signal: AbortSignal;
   approve: ApproveHook | undefined;
   emit: (event: AgentEvent) => void;
@@ -39,28 +42,47 @@ async function executeOne(call: ToolCallPart, context: ToolExecutionContext): Pr
     context.emit({ type: 'tool_end', turn: context.turn, ...info, result: content, isError, durationMs });
     return { toolCallId: call.id, name: call.name, content, isError };
   };
+  const parsed = parseToolArguments(call.arguments);
+  context.emit({
+    type: 'tool_start',
+    turn: context.turn,
+    ...info,
+    input: parsed ?? {},
+    ...(parsed === undefined && { rawArguments: call.arguments }),
+  });
   if (entry === undefined) {
-    context.emit({ type: 'tool_start', turn: context.turn, ...info, input: {} });
     const known = [...context.table.byModelName.keys()].join(', ') || '(none)';
     return finish(`Unknown tool "${call.name}". Available tools: ${known}`, true);
   }
   const checked = checkToolArguments(call.arguments, entry.tool.inputSchema);
-  context.emit({ type: 'tool_start', turn: context.turn, ...info, input: checked.ok ? checked.input : {} });
   if (!checked.ok) return finish(`Invalid arguments for tool "${call.name}": ${checked.problem}`, true);
-  const verdict = await askApproval(context.approve, {
-    ...info,
-    input: checked.input,
-    tool: entry.tool,
-    signal: context.signal,
+  // Its own signal per call: MCP requests and tools add abort listeners to it that may outlive the call.
+  return withLinkedSignal(context.signal, async (signal) => {
+    const verdict = await askApproval(context.approve, {
+      ...info,
+      input: checked.input,
+      tool: entry.tool,
+      signal,
+    });
+    if (!verdict.allowed) return finish(`Tool call "${call.name}" was denied: ${verdict.reason}`, true);
+    if (verdict.input !== checked.input) {
+      // A rewrite gets the same first check as the model's arguments: the hook is code and can be wrong too.
+      const rechecked = checkToolInput(verdict.input, entry.tool.inputSchema);
+      if (!rechecked.ok) {
+        return finish(
+          `Invalid arguments for tool "${call.name}" after the approval hook's rewrite: ${rechecked.problem}`,
+          true,
+        );
+      }
+    }
+    const started = performance.now();
+    try {
+      const value = await runTool(entry, verdict.input, call.id, { ...context, signal }, info);
+      return finish(renderValue(value), false, Math.round(performance.now() - started));
+    } catch (error) {
+      return finish(describeFailure(error), true, Math.round(performance.now() - started));
+    }
   });
-  if (!verdict.allowed) return finish(`Tool call "${call.name}" was denied: ${verdict.reason}`, true);
-  const started = performance.now();
-  try {
-    const value = await runTool(entry, verdict.input, call.id, context, info);
-    return finish(renderValue(value), false, Math.round(performance.now() - started));
-  } catch (error) {
-    return finish(describeFailure(error), true, Math.round(performance.now() - started));
-  }
 }
 
 function runTool(

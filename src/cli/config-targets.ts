@@ -16,6 +16,7 @@ import {
   type MCPTool,
   toolFilter,
 } from '../mcp/index.js';
+import { throwSetupFailures } from './run-setup-error.js';
 import {
   type ServerListOptionValues,
   type ServerOptionValues,
@@ -35,8 +36,10 @@ type EntryFlag = keyof typeof ENTRY_FIELD;
  * has exactly one enabled server.
  * @throws UsageError when `--server` comes without `--config`, `--config` comes with `--stdio` / `--url`,
  *   `--server` is given twice, or `--env` / `--cwd` / `--header` / `--transport` would apply to the entry.
- * @throws MCPConfigError when the file cannot be read or is malformed, names no such (or a disabled)
- *   server, or has no or several enabled servers and no `--server` was given.
+ * @throws MCPConfigError when the file cannot be read or is malformed as a whole, the entry named is
+ *   invalid (its own error: `config <file>: server "<name>": "<field>" …`), no such or a disabled server is
+ *   named, or the file has no or several enabled servers (invalid ones count) and no `--server` was given.
+ *   Other entries being invalid does not matter.
  */
 export async function commandTarget(values: ServerOptionValues): Promise<ServerTarget> {
   const names = values.server ?? [];
@@ -64,6 +67,9 @@ export async function commandTarget(values: ServerOptionValues): Promise<ServerT
  * @throws UsageError as {@link serverTargets} does, for `--server` without `--config`, a `--server` named
  *   twice, and a flag that could only apply to a configured server.
  * @throws MCPConfigError as {@link commandTarget} does; also when the file has no enabled server at all.
+ *   Invalid entries (`MCPServerConfig.invalid`) fail the run only when they are used: all of them without
+ *   `--server`, the named ones with it. One failure is thrown as its `MCPConfigError`, several as a
+ *   `RunSetupError` holding each (all reported, not only the first).
  */
 export async function commandTargets(values: ServerListOptionValues): Promise<ServerTarget[]> {
   const names = values.server ?? [];
@@ -78,7 +84,7 @@ export async function commandTargets(values: ServerListOptionValues): Promise<Se
   if (twice !== undefined) throw new UsageError(`--server "${twice}" is given twice`);
   const direct = serverTargets(values);
   const config = await loadServerConfig(values.config);
-  const entries = names.length > 0 ? names.map((name) => getServerEntry(config, name)) : allEntries(config);
+  const entries = names.length > 0 ? namedEntries(config, names) : allEntries(config);
   return [...direct, ...entries.map((entry) => configTarget(entry, values.timeout))];
 }
 
@@ -117,8 +123,9 @@ function serverWithoutConfig(): UsageError {
   return new UsageError('--server names an entry of a config file: add --config <file>');
 }
 
+/** Every enabled entry's name, the valid ones first, quoted. */
 function quotedNames(config: MCPServerConfig): string {
-  return config.servers.map((server) => `"${server.name}"`).join(', ');
+  return [...config.servers, ...config.invalid].map((server) => `"${server.name}"`).join(', ');
 }
 
 function noEnabledServer(config: MCPServerConfig): MCPConfigError {
@@ -129,19 +136,42 @@ function noEnabledServer(config: MCPServerConfig): MCPConfigError {
   });
 }
 
-/** The file's only enabled server, for a single-server command without `--server`. */
+/**
+ * The file's only enabled server, for a single-server command without `--server`. An invalid entry counts
+ * as enabled: when it is the only one, its error is what the user needs to see.
+ */
 function onlyEntry(config: MCPServerConfig): MCPServerEntry {
-  const [first, ...rest] = config.servers;
-  if (first === undefined) throw noEnabledServer(config);
-  if (rest.length === 0) return first;
+  const count = config.servers.length + config.invalid.length;
+  if (count === 0) throw noEnabledServer(config);
+  if (count === 1) {
+    const [entry] = config.servers;
+    if (entry) return entry;
+    throw config.invalid[0]!.error;
+  }
   throw new MCPConfigError(
-    `config ${config.source}: has ${config.servers.length} servers; pick one with --server ` +
-      `(servers: ${quotedNames(config)})`,
+    `config ${config.source}: has ${count} servers; pick one with --server (servers: ${quotedNames(config)})`,
     { file: config.source },
   );
 }
 
+/** Every enabled entry; fails with every invalid entry's error when there are any. */
 function allEntries(config: MCPServerConfig): MCPServerEntry[] {
+  throwSetupFailures(config.invalid.map((entry) => entry.error));
   if (config.servers.length === 0) throw noEnabledServer(config);
   return config.servers;
+}
+
+/** The entries named by `--server`, in that order; fails with every unusable name's error. */
+function namedEntries(config: MCPServerConfig, names: readonly string[]): MCPServerEntry[] {
+  const entries: MCPServerEntry[] = [];
+  const failures: unknown[] = [];
+  for (const name of names) {
+    try {
+      entries.push(getServerEntry(config, name));
+    } catch (error) {
+      failures.push(error);
+    }
+  }
+  throwSetupFailures(failures);
+  return entries;
 }

@@ -7,6 +7,7 @@ import { AgentError } from '../agent/index.js';
 import { ModelError } from '../providers/index.js';
 import { describeFailure } from './failure.js';
 import { ExitCode, type ExitCodeValue } from './io.js';
+import { RunSetupError } from './run-setup-error.js';
 
 /** Exit code of a run stopped by Ctrl-C: 128 + SIGINT (2), as shells report an interrupted command. */
 export const EXIT_INTERRUPTED = ExitCode.interrupted;
@@ -23,9 +24,15 @@ export interface RunFailure {
 /**
  * Classifies what a command threw: an aborted agent run → 130; no model provider configured → 2; a model
  * request that failed (provider unreachable, HTTP error, broken stream) → 3; the agent's other failures
- * (`max_turns`) → 1; anything else as {@link describeFailure} says.
+ * (`max_turns`) → 1; a {@link RunSetupError} → each of its failures on its own line(s), with the first one's
+ * exit code (2 for invalid config entries, 3 for servers that could not connect); anything else as
+ * {@link describeFailure} says.
  */
 export function describeRunFailure(error: unknown): RunFailure {
+  if (error instanceof RunSetupError) {
+    const each = error.failures.map(describeRunFailure);
+    return { exitCode: each[0]?.exitCode ?? 1, text: each.map((failure) => failure.text).join('') };
+  }
   if (error instanceof AgentError && error.kind === 'aborted') {
     return { exitCode: EXIT_INTERRUPTED, text: `error: ${error.message}${reasonOf(error.cause)}\n` };
   }

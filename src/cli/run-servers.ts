@@ -4,6 +4,7 @@
 import type { McpServerHandle } from '../agent/index.js';
 import { MCPCallError, type MCPClient } from '../mcp/index.js';
 import { exposedTools } from './config-targets.js';
+import { throwSetupFailures } from './run-setup-error.js';
 import { createClient, type ServerTarget } from './server-options.js';
 
 /**
@@ -48,8 +49,11 @@ export function agentHandle(client: MCPClient, target: ServerTarget): McpServerH
  * HTTP sessions deleted) — whether `work` succeeds, throws, a server fails to connect, or `signal` fires.
  * An abort while connecting is honoured by disconnecting, which cancels the attempts in flight; later,
  * `work` hands the signal to the agent, which cancels its MCP calls (`notifications/cancelled`).
- * @throws MCPCallError kind `aborted` when `signal` has already fired; the first server's `connect()`
- *   failure (`MCPCallError` kind `spawn`, `transport`, `http`, `timeout`, …); or what `work` throws.
+ * Every connect attempt is waited for (each is bounded by its connect timeout), so that all the servers
+ * that fail are reported, not only the first.
+ * @throws MCPCallError kind `aborted` when `signal` has already fired; the one server's `connect()`
+ *   failure (`MCPCallError` kind `spawn`, `transport`, `http`, `timeout`, …), or a `RunSetupError` with
+ *   each failure, in the clients' order, when several fail; or what `work` throws.
  */
 export async function withServers<T>(
   clients: readonly MCPClient[],
@@ -67,7 +71,10 @@ export async function withServers<T>(
   const onAbort = () => void disconnect();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    await Promise.all(clients.map((client) => client.connect()));
+    const attempts = await Promise.allSettled(clients.map((client) => client.connect()));
+    throwSetupFailures(
+      attempts.flatMap((attempt) => (attempt.status === 'rejected' ? [attempt.reason] : [])),
+    );
     signal?.removeEventListener('abort', onAbort);
     return await work();
   } finally {

@@ -1,11 +1,13 @@
 /**
  * What `agentwire servers` prints: one row per configured server, for people (aligned columns) or scripts
- * (`--json`). Enabled servers come first in the file's order, then the disabled ones (the loader skips a
+ * (`--json`). Enabled servers come first in the file's order, then the invalid entries (failed without
+ * being started: their transport may be what is wrong), then the disabled ones (the loader skips a
  * disabled entry unread, so its transport is not known).
  *
  *     everything  stdio  connected  13 tools
  *     files       stdio  connected  3 of 14 tools
  *     broken      stdio  failed     MCP server "broken": initialize failed: cannot start server …
+ *     typo        -      failed     config /home/me/mcp.json: server "typo": "url" must be a string
  *     retired     -      disabled
  */
 import type { MCPCallErrorKind, MCPServerEntry } from '../mcp/index.js';
@@ -32,6 +34,12 @@ export type ServerRow =
       state: 'failed';
       /** Why connecting failed: the `MCPCallError` kind and its one-line message. */
       error: { kind: MCPCallErrorKind; message: string };
+    }
+  | {
+      name: string;
+      state: 'failed';
+      /** The entry cannot be used (`MCPServerConfig.invalid`): the `MCPConfigError`'s message. */
+      error: { kind: 'config'; message: string };
     }
   | { name: string; state: 'disabled' };
 

@@ -34,7 +34,7 @@ export interface MCPStdioServerEntry extends MCPServerEntryBase {
 /** A remote server. */
 export interface MCPHttpServerEntry extends MCPServerEntryBase {
   kind: 'http';
-  /** The endpoint, interpolated and checked to be an `http:` or `https:` URL. */
+  /** The endpoint, interpolated and checked to be an `http:` or `https:` URL without `user:password@`. */
   url: string;
   /** Ready for `MCPClient.fromUrl`. `transport`: `type: "sse"` → `'sse'`, `"streamable-http"` → itself, else `'auto'`. */
   options: { headers?: Record<string, string>; transport: NonNullable<MCPHttpServer['transport']> };
@@ -122,6 +122,14 @@ function httpEntry(
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw entryError(context, 'url', `must be an http: or https: URL (got ${parsed.protocol})`);
+  }
+  // Checked here as well as by the client, so that the message names the file, entry and field.
+  if (parsed.username !== '' || parsed.password !== '') {
+    throw entryError(
+      context,
+      'url',
+      'must not contain credentials (user:password@); send them in a header such as Authorization',
+    );
   }
   const headers = readStringRecord(context, raw, 'headers');
   const options = { ...(headers && { headers }), transport };

@@ -40,6 +40,21 @@ export interface MCPServerConfig {
   servers: MCPServerEntry[];
   /** Names of the entries skipped because of `disabled: true`, in the file's order. */
   disabled: string[];
+  /**
+   * The enabled entries that cannot be used (a field of the wrong type, an unset `${VAR}`, credentials in a
+   * `url`, …), each with the error that says why, in the file's order. They do not stop the other entries
+   * from loading: {@link getServerEntry} throws an entry's error when it is asked for that entry, and
+   * `MCPServers.fromConfig` reports it as a failed server.
+   */
+  invalid: MCPInvalidServerEntry[];
+}
+
+/** An enabled entry of a configuration that cannot be used, and why. */
+export interface MCPInvalidServerEntry {
+  /** The entry's key under `mcpServers` / `servers`. */
+  name: string;
+  /** Names the file, the entry and the field: `config <file>: server "<name>": "<field>" <problem>`. */
+  error: MCPConfigError;
 }
 
 /** Options of {@link loadServerConfig} and {@link parseServerConfig}. */
@@ -64,8 +79,10 @@ function fileError(source: string, problem: string, cause?: unknown): MCPConfigE
 }
 
 /**
- * Checks a parsed configuration object and returns its servers.
- * @throws MCPConfigError naming the source, the entry and the field, for every malformed case.
+ * Checks a parsed configuration object and returns its servers. Each entry is checked on its own: a
+ * malformed one goes to `invalid` with its error, and the others load.
+ * @throws MCPConfigError naming the source when the file as a whole is unusable (not an object, no or both
+ *   server keys, a server key that is not an object, an entry with an empty name).
  */
 export function parseServerConfig(value: unknown, options: MCPLoadConfigOptions = {}): MCPServerConfig {
   const source = options.source ?? '<inline>';
@@ -86,13 +103,21 @@ export function parseServerConfig(value: unknown, options: MCPLoadConfigOptions 
   };
   const servers: MCPServerEntry[] = [];
   const disabled: string[] = [];
+  const invalid: MCPInvalidServerEntry[] = [];
   for (const [name, raw] of Object.entries(entries)) {
     if (name === '') throw fileError(source, `"${format}" has an entry with an empty name`);
-    const entry = parseServerEntry(raw, { file: source, entry: name, scope, baseDir: options.baseDir });
+    let entry: MCPServerEntry | undefined;
+    try {
+      entry = parseServerEntry(raw, { file: source, entry: name, scope, baseDir: options.baseDir });
+    } catch (error) {
+      if (!(error instanceof MCPConfigError)) throw error;
+      invalid.push({ name, error });
+      continue;
+    }
     if (entry) servers.push(entry);
     else disabled.push(name);
   }
-  return { source, format, servers, disabled };
+  return { source, format, servers, disabled, invalid };
 }
 
 /** The directory VS Code would call the workspace folder of a config file. */
@@ -104,9 +129,11 @@ function defaultBaseDir(file: string): string {
 /**
  * Loads a configuration file (a path) or checks an already parsed object.
  *
- * @returns the enabled servers, typed and interpolated, plus the names of disabled ones.
- * @throws MCPConfigError when the file cannot be read or parsed, or an entry is malformed, e.g.
- *   `config /home/me/mcp.json: server "github": "url" must be a string`.
+ * @returns the enabled servers, typed and interpolated; the names of disabled ones; and the entries that
+ *   cannot be used, each with its error (e.g. `config /home/me/mcp.json: server "github": "url" must be a
+ *   string`), which leave the other entries usable.
+ * @throws MCPConfigError when the file cannot be read or parsed, or is unusable as a whole (see
+ *   {@link parseServerConfig}).
  */
 export async function loadServerConfig(
   pathOrObject: string | Record<string, unknown>,
@@ -127,11 +154,14 @@ export async function loadServerConfig(
 
 /**
  * The entry named `name` (for a command line's `--config <file> <server>`).
- * @throws MCPConfigError when there is no such entry, or it is disabled; the message lists the names there are.
+ * @throws MCPConfigError the entry's own error when it is invalid (see {@link MCPServerConfig.invalid});
+ *   when there is no such entry (the message lists the names there are), or it is disabled.
  */
 export function getServerEntry(config: MCPServerConfig, name: string): MCPServerEntry {
   const entry = config.servers.find((server) => server.name === name);
   if (entry) return entry;
+  const invalid = config.invalid.find((server) => server.name === name);
+  if (invalid) throw invalid.error;
   const known = config.servers.map((server) => `"${server.name}"`).join(', ') || 'none';
   const problem = config.disabled.includes(name)
     ? `server "${name}" is disabled ("disabled": true)`

@@ -20,6 +20,7 @@ export {
   loadServerConfig,
   type MCPCreateClientOptions,
   type MCPHttpServerEntry,
+  type MCPInvalidServerEntry,
   type MCPLoadConfigOptions,
   type MCPServerConfig,
   type MCPServerEntry,

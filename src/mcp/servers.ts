@@ -47,7 +47,10 @@ export interface MCPServerStatus {
   toolCount: number;
   /** Tools the server offers, before filters. */
   totalToolCount: number;
-  /** Why the last connect failed, or why the connection was lost; cleared by a successful (re)connect. */
+  /**
+   * Why the last connect failed, or why the connection was lost; cleared by a successful (re)connect. An
+   * `MCPConfigError` (with `state: 'failed'`) for an invalid configuration entry, which is never started.
+   */
   error?: Error;
 }
 
@@ -94,15 +97,20 @@ interface Member {
   detach: () => void;
 }
 
-/** A set of named MCP clients, connected and disconnected together. */
+/**
+ * A set of named MCP clients, connected and disconnected together, plus the invalid entries of the
+ * configuration it came from, kept so that they are reported as failed servers rather than forgotten.
+ */
 export class MCPServers extends TypedEmitter<MCPServersEvents> {
   readonly #members = new Map<string, Member>();
+  readonly #invalid = new Map<string, MCPConfigError>();
   // Same wrapper for the same tool and name across calls, so agents may compare tools by identity.
   readonly #prefixed = new WeakMap<MCPTool, Map<string, MCPPrefixedTool>>();
 
   /**
-   * One (unconnected) client per configured server, with the entry's `allowTools` / `blockTools`.
-   * `options` apply to every client (timeouts, handlers, `stderr`, …).
+   * One (unconnected) client per configured server, with the entry's `allowTools` / `blockTools`, then the
+   * config's invalid entries ({@link addInvalid}). `options` apply to every client (timeouts, handlers,
+   * `stderr`, …).
    */
   static fromConfig(
     config: MCPServerConfig | readonly MCPServerEntry[],
@@ -111,6 +119,7 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
     const servers = new MCPServers();
     const entries = 'servers' in config ? config.servers : config;
     for (const entry of entries) servers.add(createClient(entry, options), entry);
+    if ('invalid' in config) for (const { name, error } of config.invalid) servers.addInvalid(name, error);
     return servers;
   }
 
@@ -119,19 +128,33 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
    * @throws MCPConfigError when a server of that name is already present.
    */
   add(client: MCPClient, filter: MCPToolFilter = {}): this {
-    if (this.#members.has(client.name)) {
-      throw new MCPConfigError(`MCPServers: a server named "${client.name}" was already added`, {
-        entry: client.name,
-      });
-    }
+    this.#checkFree(client.name);
     const member: Member = { client, accepts: toolFilter(filter), error: undefined, detach: () => {} };
     member.detach = this.#follow(member);
     this.#members.set(client.name, member);
     return this;
   }
 
-  /** Disconnects and forgets the server `name`; false when there is none. */
+  /**
+   * Records a server whose configuration entry cannot be used: it has no client, offers no tools, and
+   * `connectAll()` skips it; `status()` reports it as failed with `error`, after the clients.
+   * @throws MCPConfigError when a server of that name is already present.
+   */
+  addInvalid(name: string, error: MCPConfigError): this {
+    this.#checkFree(name);
+    this.#invalid.set(name, error);
+    return this;
+  }
+
+  #checkFree(name: string): void {
+    if (this.#members.has(name) || this.#invalid.has(name)) {
+      throw new MCPConfigError(`MCPServers: a server named "${name}" was already added`, { entry: name });
+    }
+  }
+
+  /** Disconnects and forgets the server `name` (or forgets the invalid entry); false when there is none. */
   async remove(name: string): Promise<boolean> {
+    if (this.#invalid.delete(name)) return true;
     const member = this.#members.get(name);
     if (!member) return false;
     this.#members.delete(name);
@@ -154,9 +177,10 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
    * Connects every server in parallel. Never rejects for a server's failure: each result says whether its
    * server connected (with its exposed tool count) or why not (an `MCPCallError` naming the server: kind
    * `spawn` for a command that does not exist, `connection_closed` for one that exits, `timeout`, …).
-   * Already connected servers resolve at once.
+   * Already connected servers resolve at once. Invalid entries ({@link addInvalid}) have nothing to
+   * connect and no result here; `status()` reports them.
    *
-   * @returns one result per server, in the order added.
+   * @returns one result per client, in the order added.
    */
   connectAll(): Promise<MCPServerConnectResult[]> {
     return Promise.all([...this.#members.values()].map((member) => this.#connect(member)));
@@ -192,15 +216,26 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
     });
   }
 
-  /** Each server's state and tool counts, in the order added (for `agentwire servers`). */
+  /**
+   * Each server's state and tool counts, in the order added (for `agentwire servers`); the invalid entries
+   * last, as `failed` with no tools and their `MCPConfigError`.
+   */
   status(): MCPServerStatus[] {
-    return [...this.#members.values()].map((member) => ({
+    const clients = [...this.#members.values()].map((member) => ({
       name: member.client.name,
       state: member.client.getState(),
       toolCount: this.#exposed(member).length,
       totalToolCount: member.client.getTools().length,
       ...(member.error && { error: member.error }),
     }));
+    const invalid = [...this.#invalid].map(([name, error]) => ({
+      name,
+      state: 'failed' as const,
+      toolCount: 0,
+      totalToolCount: 0,
+      error,
+    }));
+    return [...clients, ...invalid];
   }
 
   /** Disconnects every server in parallel (stops stdio processes, ends HTTP sessions). Never rejects. */

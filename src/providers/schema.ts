@@ -8,7 +8,10 @@ import { isRecord, type JsonSchema } from '../core/json.js';
 /** Which vendor's rules to apply. */
 export type SchemaDialect = 'anthropic' | 'openai';
 
-/** A schema that cannot be adapted (external `$ref`, non-object root, too large once inlined). */
+/**
+ * A schema that cannot be adapted (external `$ref`, non-object root, too large once inlined, or a keyword of
+ * the wrong shape, such as `"required": "a"`).
+ */
 export class SchemaConversionError extends Error {
   override name = 'SchemaConversionError';
 }
@@ -47,12 +50,15 @@ const MAX_NODES = 20_000;
  *
  * Data keywords (`enum`, `const`, `default`, `examples`) are copied verbatim.
  *
- * @throws {SchemaConversionError} on a `$ref` outside the document, a root that is not an object, or a
- *   schema over 20,000 nodes once inlined.
+ * @throws {SchemaConversionError} on a `$ref` outside the document, a root that is not an object, a
+ *   schema over 20,000 nodes once inlined, or a subschema whose `type`, `properties` or `required` has a
+ *   shape JSON Schema does not allow (message names the keyword and its JSON Pointer, e.g.
+ *   `"required" at #/ must be an array of strings (got string)`). Servers do send such schemas, and a
+ *   vendor would refuse the whole request, or the argument check would trip over it.
  */
 export function normalizeSchema(schema: JsonSchema, dialect: SchemaDialect): JsonSchema {
   const state = { root: schema, nodes: 0, dialect };
-  const inlined = walk(schema, state, []);
+  const inlined = walk(schema, state, [], '#');
   const root = isRecord(inlined) ? inlined : {};
   delete root.$schema;
   delete root.$id;
@@ -65,31 +71,74 @@ interface WalkState {
   dialect: SchemaDialect;
 }
 
-function walk(node: unknown, state: WalkState, refStack: readonly string[]): unknown {
+/** `at` is the node's JSON Pointer in the document (`#/properties/a`), for error messages. */
+function walk(node: unknown, state: WalkState, refStack: readonly string[], at: string): unknown {
   if (!isRecord(node)) return node;
   state.nodes += 1;
   if (state.nodes > MAX_NODES) {
     throw new SchemaConversionError(`schema has more than ${MAX_NODES} nodes once $refs are inlined`);
   }
-  if (typeof node.$ref === 'string') return inlineRef(node, node.$ref, state, refStack);
+  if (typeof node.$ref === 'string') return inlineRef(node, node.$ref, state, refStack, at);
+  checkShape(node, at);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === '$defs' || key === 'definitions') continue;
     const outKey = key === 'oneOf' && state.dialect === 'openai' ? 'anyOf' : key;
-    out[outKey] = walkKeyword(key, value, state, refStack);
+    out[outKey] = walkKeyword(key, value, state, refStack, `${at}/${key}`);
   }
   return out;
 }
 
-function walkKeyword(key: string, value: unknown, state: WalkState, refStack: readonly string[]): unknown {
+function walkKeyword(
+  key: string,
+  value: unknown,
+  state: WalkState,
+  refStack: readonly string[],
+  at: string,
+): unknown {
   if (SCHEMA_MAPS.has(key) && isRecord(value)) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, state, refStack)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, walk(v, state, refStack, `${at}/${k}`)]),
+    );
   }
   if ((SCHEMA_LISTS.has(key) || SCHEMA_SINGLES.has(key)) && Array.isArray(value)) {
-    return value.map((v) => walk(v, state, refStack));
+    return value.map((v, i) => walk(v, state, refStack, `${at}/${i}`));
   }
-  if (SCHEMA_SINGLES.has(key)) return walk(value, state, refStack);
+  if (SCHEMA_SINGLES.has(key)) return walk(value, state, refStack, at);
   return value;
+}
+
+/**
+ * The keywords every consumer reads (the vendors, and agentwire's own argument check) must have the shape
+ * JSON Schema 2020-12 gives them: `type` a string or an array of strings, `properties` an object of
+ * schemas (objects or booleans), `required` an array of strings.
+ */
+function checkShape(node: Record<string, unknown>, at: string): void {
+  const { type, properties, required } = node;
+  if (type !== undefined && typeof type !== 'string' && !isStringArray(type)) {
+    throw shapeError('type', at, 'a string or an array of strings', type);
+  }
+  if (properties !== undefined) {
+    if (!isRecord(properties)) throw shapeError('properties', at, 'an object', properties);
+    for (const [name, schema] of Object.entries(properties)) {
+      if (!isRecord(schema) && typeof schema !== 'boolean') {
+        throw shapeError('properties', at, `an object of schemas ("${name}" is not one)`, schema);
+      }
+    }
+  }
+  if (required !== undefined && !isStringArray(required)) {
+    throw shapeError('required', at, 'an array of strings', required);
+  }
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+function shapeError(keyword: string, at: string, expected: string, got: unknown): SchemaConversionError {
+  const kind = got === null ? 'null' : Array.isArray(got) ? 'an array' : typeof got;
+  const where = at === '#' ? '#/' : at;
+  return new SchemaConversionError(`"${keyword}" at ${where} must be ${expected} (got ${kind})`);
 }
 
 function inlineRef(
@@ -97,12 +146,13 @@ function inlineRef(
   ref: string,
   state: WalkState,
   refStack: readonly string[],
+  at: string,
 ) {
   const { $ref: _ref, ...siblings } = node;
-  if (refStack.includes(ref)) return walk(siblings, state, refStack);
+  if (refStack.includes(ref)) return walk(siblings, state, refStack, at);
   const target = resolvePointer(state.root, ref);
-  const resolved = walk(target, state, [...refStack, ref]);
-  const walkedSiblings = walk(siblings, state, refStack);
+  const resolved = walk(target, state, [...refStack, ref], ref);
+  const walkedSiblings = walk(siblings, state, refStack, at);
   return isRecord(resolved) && isRecord(walkedSiblings) ? { ...resolved, ...walkedSiblings } : resolved;
 }
 

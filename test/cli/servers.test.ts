@@ -116,23 +116,28 @@ describe('agentwire servers --config', () => {
       ['servers', '--config', path.join(CONFIGS, 'missing.json')],
       `error: config ${path.join(CONFIGS, 'missing.json')}: cannot be read (ENOENT)\n`,
     ],
-    [
-      ['servers', '--config', path.join(CONFIGS, 'cli-bad-entry.json')],
-      `error: config ${path.join(CONFIGS, 'cli-bad-entry.json')}: server "remote": "url" must be a string\n`,
-    ],
   ])('exits 2 for %j with the one-line reason', async (argv, stderr) => {
     expect(await cli(argv)).toEqual({ code: 2, stdout: '', stderr });
+  });
+
+  it('lists a malformed entry as a failed row with its config error, and exits 3', async () => {
+    const file = path.join(CONFIGS, 'cli-bad-entry.json');
+    expect(await cli(['servers', '--config', file])).toEqual({
+      code: 3,
+      stdout: `remote  -  failed  config ${file}: server "remote": "url" must be a string\n`,
+      stderr: 'error: 1 of 1 enabled servers failed (1 invalid entry)\n',
+    });
   });
 
   it('names the unset variable, never a value, and starts nothing', async () => {
     const file = path.join(CONFIGS, 'cli-unset-variable.json');
     expect(await cli(['servers', '--config', file])).toEqual({
-      code: 2,
-      stdout: '',
-      stderr:
-        `error: config ${file}: server "github": "headers.Authorization" uses ` +
+      code: 3,
+      stdout:
+        `github  -  failed  config ${file}: server "github": "headers.Authorization" uses ` +
         // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's reference, not a JS placeholder.
         '${AGENTWIRE_TEST_UNSET_TOKEN}, which is not set in the environment\n',
+      stderr: 'error: 1 of 1 enabled servers failed (1 invalid entry)\n',
     });
   });
 

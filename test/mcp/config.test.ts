@@ -3,7 +3,13 @@ import { writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, getServerEntry, loadServerConfig, parseServerConfig } from '../../src/mcp/config.js';
+import {
+  createClient,
+  getServerEntry,
+  loadServerConfig,
+  type MCPServerConfig,
+  parseServerConfig,
+} from '../../src/mcp/config.js';
 import { MCPConfigError } from '../../src/mcp/errors.js';
 import { ROOT, tempDir } from '../helpers.js';
 
@@ -28,6 +34,16 @@ function configError(run: () => unknown): MCPConfigError {
   throw new Error('expected an MCPConfigError');
 }
 
+/**
+ * `config`, or the first invalid entry's error thrown: the loader records an entry's error in `invalid`
+ * rather than throwing it, so that the other entries stay usable.
+ */
+function strict(config: MCPServerConfig): MCPServerConfig {
+  const first = config.invalid[0];
+  if (first) throw first.error;
+  return config;
+}
+
 async function configErrorAsync(run: () => Promise<unknown>): Promise<MCPConfigError> {
   const error = await run().then(
     () => undefined,
@@ -45,6 +61,7 @@ describe('loadServerConfig: Claude Desktop / Cursor format', () => {
       source: CLAUDE,
       format: 'mcpServers',
       disabled: ['retired'],
+      invalid: [],
       servers: [
         {
           name: 'filesystem',
@@ -82,7 +99,7 @@ describe('loadServerConfig: Claude Desktop / Cursor format', () => {
 
   it('names the file, the entry, the field and the variable when a variable is unset, never a value', async () => {
     const error = await configErrorAsync(() =>
-      loadServerConfig(CLAUDE, { env: { PROJECTS: '/p', LOG_LEVEL: 'super-secret-level' } }),
+      loadServerConfig(CLAUDE, { env: { PROJECTS: '/p', LOG_LEVEL: 'super-secret-level' } }).then(strict),
     );
     expect(error.message).toBe(
       `config ${CLAUDE}: server "github": "headers.Authorization" uses \${GITHUB_TOKEN}, which is not set in the environment`,
@@ -118,6 +135,7 @@ describe('loadServerConfig: VS Code format', () => {
       source: VSCODE,
       format: 'servers',
       disabled: [],
+      invalid: [],
       servers: [
         {
           name: 'local',
@@ -147,7 +165,7 @@ describe('loadServerConfig: VS Code format', () => {
 
   it('says how to supply an ${input:…} value that was not given', async () => {
     const error = await configErrorAsync(() =>
-      loadServerConfig(VSCODE, { env: { USER_NAME: 'ann', TENANT: 'acme' } }),
+      loadServerConfig(VSCODE, { env: { USER_NAME: 'ann', TENANT: 'acme' } }).then(strict),
     );
     expect(error.message).toBe(
       `config ${VSCODE}: server "local": "env.API_KEY" uses \${input:api-key}, which has no value: pass it in the inputs option`,
@@ -336,6 +354,11 @@ describe('parseServerConfig: malformed entries', () => {
       'server "gh": "command" uses ${workspaceFolder}, which is not known here: pass the baseDir option',
     ],
     [
+      'credentials in the url',
+      { mcpServers: { userinfo: { url: 'https://ann:${PASS}@mcp.example.com/mcp' } } },
+      'server "userinfo": "url" must not contain credentials (user:password@); send them in a header such as Authorization',
+    ],
+    [
       'an envFile that does not exist',
       { servers: { gh: { command: 'x', envFile: '/nonexistent/agentwire/.env' } } },
       'server "gh": "envFile" cannot be read (ENOENT)',
@@ -343,13 +366,14 @@ describe('parseServerConfig: malformed entries', () => {
   ];
 
   it.each(cases)('rejects %s with an exact message', (_, value, problem) => {
-    const error = configError(() => parseServerConfig(value, { source: 'test.json', env: {} }));
+    const env = { PASS: 'hunter2' };
+    const error = configError(() => strict(parseServerConfig(value, { source: 'test.json', env })));
     expect(error.message).toBe(`config test.json: ${problem}`);
     expect(error.file).toBe('test.json');
   });
 
   it('points at the entry and the field on the error object', () => {
-    const error = configError(() => parseServerConfig({ mcpServers: { github: { url: 42 } } }));
+    const error = configError(() => strict(parseServerConfig({ mcpServers: { github: { url: 42 } } })));
     expect([error.file, error.entry, error.field, error.variable]).toEqual([
       '<inline>',
       'github',
@@ -360,7 +384,7 @@ describe('parseServerConfig: malformed entries', () => {
 
   it('never shows a URL that fails to parse, since it may hold a token', () => {
     const error = configError(() =>
-      parseServerConfig({ mcpServers: { s: { url: 'bad url ${T}' } } }, { env: { T: 'tok-999' } }),
+      strict(parseServerConfig({ mcpServers: { s: { url: 'bad url ${T}' } } }, { env: { T: 'tok-999' } })),
     );
     expect(error.message).not.toContain('tok-999');
   });
@@ -405,7 +429,13 @@ describe('parseServerConfig: entries that load', () => {
       { mcpServers: { off: { disabled: true, url: 42, env: { K: '${UNSET}' } } } },
       { env: {} },
     );
-    expect(config).toEqual({ source: '<inline>', format: 'mcpServers', servers: [], disabled: ['off'] });
+    expect(config).toEqual({
+      source: '<inline>',
+      format: 'mcpServers',
+      servers: [],
+      disabled: ['off'],
+      invalid: [],
+    });
   });
 
   it('loads an in-memory object through loadServerConfig too', async () => {
@@ -413,6 +443,50 @@ describe('parseServerConfig: entries that load', () => {
     expect(config.servers).toEqual([
       { name: 'a', kind: 'stdio', server: { command: 'a-server', cwd: 'rel' } },
     ]);
+  });
+});
+
+describe('one invalid entry among good ones', () => {
+  const config = parseServerConfig(
+    {
+      mcpServers: {
+        good: { command: 'good-server' },
+        unset: { command: 'x', env: { TOKEN: '${AGENTWIRE_TEST_UNSET}' } },
+        userinfo: { url: 'https://ann:secret@mcp.example.com/mcp' },
+        off: { disabled: true },
+      },
+    },
+    { source: 'mix.json', env: {} },
+  );
+
+  it('loads the good entries and records each invalid one with its own error', () => {
+    expect(config.servers).toEqual([{ name: 'good', kind: 'stdio', server: { command: 'good-server' } }]);
+    expect(config.disabled).toEqual(['off']);
+    expect(config.invalid.map(({ name, error }) => [name, error.message, error.field])).toEqual([
+      [
+        'unset',
+        'config mix.json: server "unset": "env.TOKEN" uses ${AGENTWIRE_TEST_UNSET}, which is not set in the environment',
+        'env.TOKEN',
+      ],
+      [
+        'userinfo',
+        'config mix.json: server "userinfo": "url" must not contain credentials (user:password@); send them in a header such as Authorization',
+        'url',
+      ],
+    ]);
+    expect(config.invalid.every(({ error }) => error instanceof MCPConfigError)).toBe(true);
+    expect(JSON.stringify(config.invalid.map(({ error }) => error.message))).not.toContain('secret');
+  });
+
+  it("gives a good entry by name, and throws an invalid entry's own error when it is named", () => {
+    expect(getServerEntry(config, 'good')).toBe(config.servers[0]);
+    const error = configError(() => getServerEntry(config, 'userinfo'));
+    expect(error).toBe(config.invalid[1]?.error);
+  });
+
+  it('still throws for a file that is unusable as a whole', () => {
+    const error = configError(() => parseServerConfig({ mcpServers: [] }, { source: 'mix.json' }));
+    expect(error.message).toBe('config mix.json: "mcpServers" must be an object');
   });
 });
 

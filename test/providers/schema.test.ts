@@ -170,6 +170,33 @@ describe('schema normalisation', () => {
       input: { anyOf: [{ type: 'object', properties: {} }, { type: 'string' }] },
       message: 'root anyOf has a branch that is not an object schema',
     },
+    {
+      name: 'a "required" that is a string (a server sent "required": "a")',
+      input: {
+        type: 'object',
+        properties: { a: { type: 'string' } },
+        required: 'a',
+      } as unknown as JsonSchema,
+      message: '"required" at #/ must be an array of strings (got string)',
+    },
+    {
+      name: 'a nested "type" that is a number',
+      input: {
+        type: 'object',
+        properties: { a: { type: 'array', items: { type: 7 } } },
+      } as unknown as JsonSchema,
+      message: '"type" at #/properties/a/items must be a string or an array of strings (got number)',
+    },
+    {
+      name: 'a "properties" entry that is not a schema',
+      input: { type: 'object', properties: { a: 'string' } } as unknown as JsonSchema,
+      message: '"properties" at #/ must be an object of schemas ("a" is not one) (got string)',
+    },
+    {
+      name: 'a "properties" that is an array',
+      input: { type: 'object', properties: [] } as unknown as JsonSchema,
+      message: '"properties" at #/ must be an object (got an array)',
+    },
   ];
   for (const row of failures) {
     it(`refuses ${row.name}`, () => {

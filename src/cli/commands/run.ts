@@ -24,7 +24,8 @@ interface RunCommandOptions extends ServerListOptionValues {
 /**
  * Registers `run` on the program. Every `--stdio` / `--url` server, and the `--config` file's servers
  * (those named by `--server`, else every enabled one), is connected (in parallel; any failure ends the run
- * before the model is asked) and its tools offered to the model — a configured server's through its
+ * before the model is asked, and every server that failed is reported, one line each; so is every invalid
+ * entry of the file that the run would use) and its tools offered to the model — a configured server's through its
  * `allowTools` / `blockTools` — named as the server names them; a name two sources share gets its server's
  * name as a prefix (`server-everything__echo`), and `--prefix` prefixes every MCP tool. Output, as it
  * happens: model text on stdout delta by delta, one line per tool call with its arguments, per progress

@@ -27,10 +27,13 @@ interface ServersOptions {
 /**
  * Registers `servers` on the program. Connects every enabled server of the file in parallel (each bounded
  * by `--timeout`, default 60000 ms), prints one row per server (see `server-status.ts`; `--json`:
- * `{ "config": <absolute path>, "servers": [ServerRow, …] }`), then disconnects them all.
+ * `{ "config": <absolute path>, "servers": [ServerRow, …] }`), then disconnects them all. An entry that
+ * cannot be used (an unset `${VAR}`, a field of the wrong type) is a `failed` row with its config error,
+ * and the other servers are still tried.
  *
- * Exit codes: 0 every enabled server connected, 3 at least one failed (every row is still printed, and a
- * summary goes to stderr) or the command was interrupted, 2 the file or the command line is wrong.
+ * Exit codes: 0 every enabled server connected, 3 at least one failed or is invalid (every row is still
+ * printed, and a summary goes to stderr) or the command was interrupted, 2 the file as a whole or the
+ * command line is wrong.
  */
 export function registerServersCommand(program: Command, context: CommandContext): void {
   program
@@ -42,22 +45,38 @@ export function registerServersCommand(program: Command, context: CommandContext
     .action(async (options: ServersOptions) => {
       const config = await loadServerConfig(options.config);
       const enabled = await connectEach(config, options.timeout, context.io.signal);
+      const invalid = config.invalid.map(
+        ({ name, error }): ServerRow => ({
+          name,
+          state: 'failed',
+          error: { kind: 'config', message: singleLine(error.message) },
+        }),
+      );
       const disabled = config.disabled.map((name): ServerRow => ({ name, state: 'disabled' }));
-      const rows = [...enabled, ...disabled];
+      const rows = [...enabled, ...invalid, ...disabled];
       context.io.stdout(
         options.json
           ? `${JSON.stringify({ config: config.source, servers: rows }, null, 2)}\n`
           : formatServerRows(rows),
       );
       const failed = enabled.filter((row) => row.state === 'failed').length;
-      if (failed === 0) return;
-      context.io.stderr(`error: ${failed} of ${enabled.length} enabled servers failed to connect\n`);
+      if (failed + invalid.length === 0) return;
+      context.io.stderr(`error: ${failureSummary(failed, invalid.length, enabled.length)}\n`);
       context.exit(ExitCode.connection);
     });
 }
 
+/** `1 of 3 enabled servers failed to connect`, or with invalid entries `2 of 4 … (1 invalid entry, …)`. */
+function failureSummary(failed: number, invalid: number, valid: number): string {
+  const total = valid + invalid;
+  if (invalid === 0) return `${failed} of ${total} enabled servers failed to connect`;
+  const entries = invalid === 1 ? '1 invalid entry' : `${invalid} invalid entries`;
+  const detail = failed === 0 ? entries : `${entries}, ${failed} could not connect`;
+  return `${failed + invalid} of ${total} enabled servers failed (${detail})`;
+}
+
 /**
- * One row per enabled server, in the file's order. Every server is disconnected before this returns.
+ * One row per valid enabled server, in the file's order. Every server is disconnected before this returns.
  * @throws MCPCallError kind `aborted` when `signal` fires before or while connecting.
  */
 async function connectEach(
@@ -68,7 +87,11 @@ async function connectEach(
   if (signal?.aborted) {
     throw new MCPCallError('aborted', 'interrupted before connecting', { cause: signal.reason });
   }
-  const servers = MCPServers.fromConfig(config, timeout === undefined ? {} : { connectTimeout: timeout });
+  // Only the valid entries: the invalid ones have nothing to connect, and their rows come from the config.
+  const servers = MCPServers.fromConfig(
+    config.servers,
+    timeout === undefined ? {} : { connectTimeout: timeout },
+  );
   // connect() takes no signal: an abort is honoured by disconnecting, which cancels the attempts in flight.
   const onAbort = () => void servers.disconnectAll();
   signal?.addEventListener('abort', onAbort, { once: true });
