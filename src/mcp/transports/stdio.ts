@@ -10,8 +10,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import { MCPCallError, type MCPCallErrorKind } from '../errors.js';
-import { describeSpawnError } from './process-spawn-error.js';
 import {
   signalProcessTree,
   trackProcessTree,
@@ -19,6 +17,8 @@ import {
   usesProcessGroups,
   waitForProcessTreeExit,
 } from '../../core/process-tree.js';
+import { MCPCallError, type MCPCallErrorKind } from '../errors.js';
+import { describeSpawnError } from './process-spawn-error.js';
 import {
   closedInfo,
   type ExitStatus,
