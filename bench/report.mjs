@@ -46,9 +46,10 @@ function vsBestPeer(clients, value) {
   return { r, ok: value(aw) < value(clients[best]), best: label(best) };
 }
 
-function goals(w) {
+/** The goals of issue 8 as rows `{ goal, measured, ok }` (`ok` null: no goal set, recorded only). */
+function goalRows(w) {
   const rows = [];
-  const add = (goal, measured, ok) => rows.push(`| ${goal} | ${measured} | ${yes(ok)} |`);
+  const add = (goal, measured, ok) => rows.push({ goal, measured, ok });
   for (const s of w.roundtrip ?? []) {
     const v = (e) => e.medianUs;
     const peer = vsBestPeer(s.clients, v);
@@ -141,7 +142,27 @@ function goals(w) {
   if (w.agent && !w.agent.error) {
     add('Agent loop overhead per turn (no goal set; recorded)', `${us(w.agent.overheadPerTurnUs)}`, null);
   }
-  return ['| goal | measured (agentwire) | met |', '|---|---|---|', ...rows].join('\n');
+  return rows;
+}
+
+/** The goals table; with `before` (an earlier results.json) each row also shows the earlier run's figure. */
+function goals(w, before) {
+  const rows = goalRows(w);
+  if (before === undefined) {
+    const lines = rows.map((r) => `| ${r.goal} | ${r.measured} | ${yes(r.ok)} |`);
+    return ['| goal | measured (agentwire) | met |', '|---|---|---|', ...lines].join('\n');
+  }
+  const earlier = new Map(goalRows(before.workloads).map((r) => [r.goal, r]));
+  const lines = rows.map((r) => {
+    const b = earlier.get(r.goal);
+    const then = b === undefined ? '—' : `${b.measured} (${b.ok === null ? 'n/a' : b.ok ? 'met' : 'missed'})`;
+    return `| ${r.goal} | ${then} | ${r.measured} | ${yes(r.ok)} |`;
+  });
+  return [
+    `| goal | before (${before.meta.date.slice(0, 16).replace('T', ' ')}, ${before.meta.versions.agentwire}) | now (agentwire) | met |`,
+    '|---|---|---|---|',
+    ...lines,
+  ].join('\n');
 }
 
 function sections(w) {
@@ -280,8 +301,8 @@ function fourthPeer() {
   );
 }
 
-/** The whole RESULTS.md. */
-export function renderReport({ meta, workloads }) {
+/** The whole RESULTS.md; `before`, an earlier run's results.json, adds its figures to the goals table. */
+export function renderReport({ meta, workloads }, before) {
   const versions = Object.entries(meta.versions)
     .map(([pkg, v]) => `${pkg} ${v}`)
     .join(', ');
@@ -308,7 +329,7 @@ all clients run in one process taking turns in rotating order, in 3–5 each cli
 
 ## Goals (issue 8)
 
-${goals(workloads)}
+${goals(workloads, before)}
 
 Where agentwire misses a goal, [PROFILE.md](PROFILE.md) says where the time goes (CPU profiles, file and
 function) and the fix proposed.

@@ -2,11 +2,12 @@
 // The benchmark suite (issue 8): agentwire against the bare floor and its peers, same run, same machine,
 // same servers. `npm run bench` builds dist/ and runs everything; then bench/results.json and
 // bench/RESULTS.md are rewritten.
-//   node bench/run.mjs [--quick] [--only=1,2,3,4,5,6] [--no-write]
+//   node bench/run.mjs [--quick] [--only=1,2,3,4,5,6] [--no-write] [--before=<earlier results.json>]
 // --quick uses small counts (to check the harness, not to quote); --only runs some workloads (the report
-// then covers only those).
+// then covers only those); --before adds an earlier run's figure to each goal. AGENTWIRE_DIST=<dir> measures
+// a build of src/ other than dist/ (e.g. `tsc -p tsconfig.build.json --outDir bench/.build/x`).
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runMeta } from './lib/meta.mjs';
@@ -87,7 +88,9 @@ if (wanted(6)) {
 }
 results.meta.loadAtEnd = (await import('node:os')).loadavg().map((l) => Math.round(l * 100) / 100);
 
-const report = renderReport(results);
+const beforeFile = args.find((a) => a.startsWith('--before='))?.slice('--before='.length);
+const before = beforeFile === undefined ? undefined : JSON.parse(readFileSync(beforeFile, 'utf8'));
+const report = renderReport(results, before);
 if (args.includes('--no-write')) {
   process.stdout.write(report);
 } else {

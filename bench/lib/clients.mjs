@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { smallEnv } from './servers.mjs';
 
 /** The installed version of a package, read from its package.json under the project's node_modules. */
@@ -137,8 +137,11 @@ async function floorHttp(url) {
   };
 }
 
+/** `AGENTWIRE_DIST` (a directory holding a build of src/) compares two builds in one sitting; default dist/. */
 async function agentwire() {
-  return import('../../dist/index.js');
+  const dir = process.env.AGENTWIRE_DIST;
+  if (dir === undefined) return import('../../dist/index.js');
+  return import(pathToFileURL(path.resolve(dir, 'index.js')).href);
 }
 
 function agentwireConnection(client) {

@@ -26,7 +26,8 @@ function gitHead() {
 
 /** A description of this run. */
 export function runMeta(command) {
-  const versions = { agentwire: `${versionOf('agentwire')} (dist/, built from ${gitHead()})` };
+  const build = process.env.AGENTWIRE_DIST ?? 'dist/';
+  const versions = { agentwire: `${versionOf('agentwire')} (${build}, built from ${gitHead()})` };
   for (const pkg of PACKAGES) versions[pkg] = versionOf(pkg);
   return {
     date: new Date().toISOString(),

@@ -311,19 +311,22 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     options?: MCPToolCallOptions,
   ): Promise<CallToolResult> {
     const resolved = resolveCallOptions(this.#callDefaults, name, options);
-    const timeout = resolved.timeout ?? 60_000;
+    const timeout = resolved.timeout ?? DEFAULT_CALL_TIMEOUT_MS;
     const deadline = Date.now() + timeout;
-    const request = (session: Session) =>
-      session.callTool(name, input, { ...resolved, timeout: Math.max(1, deadline - Date.now()) });
-    const session = await this.#sessionForCall(name, resolved, deadline);
+    // The timeout bounds the whole call, waiting for a reconnect included: a later attempt gets what is left.
+    const request = (session: Session, budget: number) =>
+      session.callTool(name, input, { ...resolved, timeout: Math.max(1, budget) });
+    // Connected (the common case): no await before the request, and the configured timeout as given.
+    const ready = this.#state === 'connected' ? this.#session : undefined;
+    const session = ready ?? (await this.#sessionForCall(name, resolved, deadline));
     try {
-      return await request(session);
+      return await request(session, ready ? timeout : deadline - Date.now());
     } catch (error) {
       if (error instanceof MCPCallError && this.#meansConnectionLost(error))
         this.#onConnectionLost(session, error);
       if (!this.#shouldRetry(error, resolved)) throw error;
       // The server lost this call with its connection (crash, expired session): once reconnected, send it again.
-      return request(await this.#sessionForCall(name, resolved, deadline));
+      return request(await this.#sessionForCall(name, resolved, deadline), deadline - Date.now());
     }
   }
 

@@ -1,6 +1,7 @@
 /**
  * One live connection to an MCP server: a transport plus the SDK's protocol layer, from the `initialize`
- * handshake (MCP spec 2025-11-25, "Lifecycle") to close. `MCPClient` owns a session at a time and makes a
+ * handshake (MCP spec 2025-11-25, "Lifecycle") to close. `tools/call`, the hot path, bypasses the SDK's
+ * request funnel (session-calls.ts); everything else goes through the SDK. `MCPClient` owns a session at a time and makes a
  * new one to reconnect; a session is never reopened.
  */
 import {
@@ -18,6 +19,7 @@ import {
   clientCapabilities,
   type MCPServerRequestHandlers,
 } from './server-requests.js';
+import { DirectRequests } from './session-calls.js';
 import type { AgentwireTransport } from './transports/transport.js';
 import type {
   CallToolResult,
@@ -109,6 +111,8 @@ export class Session {
   readonly #server: string;
   readonly #redact: Redactor | undefined;
   #closing = false;
+  /** `tools/call` without the SDK's funnel; set once a 2025-era connection is up (see session-calls.ts). */
+  #direct: DirectRequests | undefined;
 
   private constructor(sdk: Client, transport: AgentwireTransport, server: string, redact?: Redactor) {
     this.#redact = redact;
@@ -135,6 +139,7 @@ export class Session {
     sdk.onerror = (error) => hooks.onError(redactError(error, features.redact));
     sdk.onclose = () => {
       if (!session.#closing) hooks.onUnexpectedClose(closed(session.#context('connection')));
+      session.#direct?.close();
     };
     session.#routeNotifications(hooks);
     session.#answerServerRequests(features);
@@ -149,7 +154,10 @@ export class Session {
       await session.close();
       throw failure;
     }
-    session.#keepNotificationsAheadOfResponses();
+    // The 2026 era changes the request envelope and result decoding; its calls stay with the SDK.
+    if (sdk.getProtocolEra() === 'legacy')
+      session.#direct = new DirectRequests(transport, (error) => sdk.onerror?.(error));
+    session.#routeDirectResponses();
     return session;
   }
 
@@ -194,17 +202,16 @@ export class Session {
   }
 
   /**
-   * The SDK dispatches a notification on a microtask but a response synchronously, so when a server's last
-   * `notifications/progress` and its response arrive together, the response wins, the progress handler is
-   * gone, and the notification is dropped (an "unknown token" error). Deferring responses by one microtask
-   * restores wire order: everything received before a response is handled before it.
+   * Takes the responses and progress of direct requests (`tools/call`) before the SDK sees them; the
+   * transport delivers in wire order (transports/wire-order.ts), and these are handled at once, so order
+   * holds without a hop of our own.
    */
-  #keepNotificationsAheadOfResponses(): void {
+  #routeDirectResponses(): void {
     const deliver = this.#transport.onmessage;
-    if (!deliver) return;
+    const direct = this.#direct;
+    if (!deliver || !direct) return;
     this.#transport.onmessage = (message, extra) => {
-      if ('id' in message && !('method' in message)) queueMicrotask(() => deliver(message, extra));
-      else deliver(message, extra);
+      if (!direct.take(message)) deliver(message, extra);
     };
   }
 
@@ -305,6 +312,29 @@ export class Session {
     args: Record<string, unknown>,
     options: SessionRequestOptions,
   ): Promise<CallToolResult> {
+    const context = {
+      method: 'tools/call',
+      toolName: name,
+      signal: options.signal,
+      timeoutMs: options.timeout,
+    };
+    const params = { name, arguments: args };
+    try {
+      const result = this.#direct
+        ? await this.#direct.request('tools/call', params, callToolResultSchema, options)
+        : await this.#callThroughSdk(params, options);
+      if (result.content === undefined) result.content = [];
+      return result;
+    } catch (error) {
+      throw this.#fail(error, context);
+    }
+  }
+
+  /** `tools/call` through the SDK's request funnel (2026-era connections). */
+  async #callThroughSdk(
+    params: { name: string; arguments: Record<string, unknown> },
+    options: SessionRequestOptions,
+  ): Promise<CallToolResult> {
     // The SDK checks maxTotalTimeout only when progress arrives; enforce it exactly with a timer of ours.
     const cap = options.maxTotalTimeout;
     const capper = cap === undefined ? undefined : new AbortController();
@@ -314,25 +344,16 @@ export class Session {
         ? AbortSignal.any([options.signal, capper.signal])
         : (capper?.signal ?? options.signal);
     try {
-      const result = await this.#sdk.request(
-        { method: 'tools/call', params: { name, arguments: args } },
+      return await this.#sdk.request(
+        { method: 'tools/call', params },
         callToolResultSchema,
         sdkOptions({ ...options, signal }),
       );
-      if (result.content === undefined) result.content = [];
-      return result;
     } catch (error) {
       const capped = capper?.signal.aborted === true && options.signal?.aborted !== true;
-      const cause = capped
-        ? new SdkError(SdkErrorCode.RequestTimeout, 'Maximum total timeout exceeded', {
-            maxTotalTimeout: cap,
-          })
-        : error;
-      throw this.#fail(cause, {
-        method: 'tools/call',
-        toolName: name,
-        signal: options.signal,
-        timeoutMs: options.timeout,
+      if (!capped) throw error;
+      throw new SdkError(SdkErrorCode.RequestTimeout, 'Maximum total timeout exceeded', {
+        maxTotalTimeout: cap,
       });
     } finally {
       clearTimeout(timer);

@@ -24,6 +24,7 @@ import {
 import { readSse } from './sse-reader.js';
 import type { HttpFetch } from './streamable-http.js';
 import type { AgentwireTransport, TransportCloseInfo } from './transport.js';
+import { WireOrder } from './wire-order.js';
 
 /** Options of {@link LegacySSETransport}. */
 export interface LegacySSETransportOptions {
@@ -84,6 +85,9 @@ export class LegacySSETransport implements AgentwireTransport {
   private info: TransportCloseInfo | undefined;
   private closed = false;
   private readonly auth: HttpAuth | undefined;
+  private readonly wireOrder = new WireOrder(this, (error) =>
+    this.onerror?.(error instanceof Error ? error : new Error(String(error))),
+  );
 
   constructor(private readonly options: LegacySSETransportOptions) {
     this.url = new URL(options.url);
@@ -201,7 +205,7 @@ export class LegacySSETransport implements AgentwireTransport {
 
   private deliver(data: string): void {
     try {
-      this.onmessage?.(parseJSONRPCMessage(JSON.parse(data)));
+      this.wireOrder.deliver(parseJSONRPCMessage(JSON.parse(data)));
     } catch (error) {
       this.onerror?.(
         httpTransportError('protocol', { server: this.server, method: undefined }, 'not a JSON-RPC message', {

@@ -36,13 +36,54 @@ export function exitedInfo(facts: ProcessFacts): TransportCloseInfo {
       : facts.exit.signal !== null
         ? `was killed by signal ${facts.exit.signal}`
         : `exited with code ${facts.exit.code}`;
-  const last = facts.stderrTail.slice(-QUOTED_LINES).map(truncate);
-  const stderr = last.length > 0 ? `; last stderr: ${last.join(' | ')}` : '';
   return {
     ...details(facts),
     kind: 'connection_closed',
-    message: `server "${facts.server}" ${how}${stderr}`,
+    message: `server "${facts.server}" ${how}${quoteStderr(facts.stderrTail)}`,
   };
+}
+
+/**
+ * The server closed its stdout but kept running: it can never answer again, so the connection is over
+ * (kind `connection_closed`), e.g. `server "x" closed its stdout while still running`.
+ */
+export function stdoutClosedInfo(facts: ProcessFacts): TransportCloseInfo {
+  return {
+    ...details(facts),
+    kind: 'connection_closed',
+    message: `server "${facts.server}" closed its stdout while still running${quoteStderr(facts.stderrTail)}`,
+  };
+}
+
+/** Lines that tell a reader what went wrong. */
+const INFORMATIVE = /error|exception|fatal|cannot|denied|not found/i;
+/** Lines that never do: Node's `Node.js v20.1.0` banner, stack frames, a lone `}` or `^` of a crash dump. */
+const NOISE = [/^Node\.js v\d/, /^\s*at\s/, /^[\s\p{P}\p{S}]*$/u];
+
+/**
+ * The stderr lines worth quoting in a one-line message (at most {@link QUOTED_LINES}): those of the
+ * paragraph (lines between blank lines) holding the last informative line, up to and including it, noise
+ * left out; without an informative line, the end of the last paragraph. A crashed Node server's tail ends
+ * with a stack, a `}` and a version banner: the plain last lines would quote `} |  | Node.js v20.20.2`
+ * where `Error: cannot open database` is what the reader needs.
+ */
+export function stderrSummary(tail: readonly string[]): string[] {
+  const paragraphs: string[][] = [[]];
+  for (const line of tail) {
+    if (line.trim() === '') paragraphs.push([]);
+    else if (!NOISE.some((noise) => noise.test(line))) paragraphs.at(-1)?.push(line.trim());
+  }
+  const kept = paragraphs.filter((lines) => lines.length > 0);
+  for (const lines of [...kept].reverse()) {
+    const last = lines.findLastIndex((line) => INFORMATIVE.test(line));
+    if (last !== -1) return lines.slice(Math.max(0, last + 1 - QUOTED_LINES), last + 1);
+  }
+  return kept.at(-1)?.slice(-QUOTED_LINES) ?? [];
+}
+
+function quoteStderr(tail: readonly string[]): string {
+  const lines = stderrSummary(tail).map(truncate);
+  return lines.length > 0 ? `; last stderr: ${lines.join(' | ')}` : '';
 }
 
 /** The transport was closed on purpose: kind `not_connected`. */

@@ -1,7 +1,9 @@
 /**
- * A cheap structural check that a parsed stdout line is a JSON-RPC 2.0 message, run on every message the
- * server sends. Deliberately not a schema validation: the SDK's protocol layer validates each message's
- * content after us; we only keep out what is plainly not a message (a log line that happens to be JSON).
+ * A cheap structural check that a parsed value is a JSON-RPC 2.0 message, run on every message a server
+ * sends (a stdout line; a Streamable HTTP body or SSE event, where it replaced the SDK's zod
+ * `parseJSONRPCMessage`, a per-message cost). Deliberately not a schema validation: each message's content
+ * is checked where it is used (wire-schemas.ts for results, the SDK for what it dispatches); we only keep
+ * out what is plainly not a message (a log line that happens to be JSON).
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { isRecord } from '../../core/json.js';

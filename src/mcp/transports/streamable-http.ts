@@ -30,13 +30,9 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  isInitializedNotification,
-  isInitializeRequest,
-  isJSONRPCRequest,
   type JSONRPCMessage,
   type MessageExtraInfo,
   type OAuthClientProvider,
-  parseJSONRPCMessage,
   type RequestId,
   type TransportSendOptions,
   UnauthorizedError,
@@ -55,7 +51,9 @@ import {
 import { GetStream, type HttpReconnectionOptions, resolveReconnection } from './http-get-stream.js';
 import { IdleTimer } from './http-idle.js';
 import { readSse } from './sse-reader.js';
+import { isJsonRpcMessage } from './stdio-jsonrpc.js';
 import type { AgentwireTransport, TransportCloseInfo } from './transport.js';
+import { WireOrder } from './wire-order.js';
 
 /** A `fetch` implementation (the global one by default). */
 export type HttpFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -116,8 +114,6 @@ interface RequestState {
   controller: AbortController;
   idle: IdleTimer;
   responded: boolean;
-  /** Resolves once the response has been handed to `onmessage`. */
-  delivered: Promise<void> | undefined;
   /** The HTTP status of the answer being read, for errors. */
   status: number;
   lastEventId: string | undefined;
@@ -140,6 +136,10 @@ export class StreamableHTTPTransport implements AgentwireTransport {
   onmessage?: (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined;
 
   private readonly url: URL;
+  /** `url` as a string, for `fetch` (which would otherwise serialise the URL object per request). */
+  private readonly href: string;
+  /** `options.headers` with lower-cased names. */
+  private readonly staticHeaders: Record<string, string>;
   private readonly fetchFn: HttpFetch;
   private readonly idleTimeoutMs: number;
   private readonly deleteTimeoutMs: number;
@@ -147,6 +147,11 @@ export class StreamableHTTPTransport implements AgentwireTransport {
   private readonly reconnection;
   private readonly lifetime = new AbortController();
   private readonly inflight = new Map<RequestId, RequestState>();
+  /** Controllers of notifications and responses being POSTed, aborted by `close()` like `inflight`. */
+  private readonly oneWay = new Set<AbortController>();
+  private readonly wireOrder = new WireOrder(this, (error) =>
+    this.onerror?.(error instanceof Error ? error : new Error(String(error))),
+  );
   private session: string | undefined;
   /** Set when the server forgot our session: only a new `initialize` may go out until one succeeds. */
   private expired: { status: number; body: string } | undefined;
@@ -159,6 +164,8 @@ export class StreamableHTTPTransport implements AgentwireTransport {
 
   constructor(private readonly options: StreamableHTTPTransportOptions) {
     this.url = new URL(options.url);
+    this.href = this.url.href;
+    this.staticHeaders = lowerCaseNames(options.headers ?? {});
     this.fetchFn = options.fetch ?? ((url, init) => fetch(url, init));
     this.idleTimeoutMs = options.idleTimeoutMs ?? 120_000;
     this.deleteTimeoutMs = options.deleteTimeoutMs ?? 5_000;
@@ -205,11 +212,12 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     const method = 'method' in message ? message.method : undefined;
     if (this.closing !== undefined) throw this.notConnected(method);
     if (method === 'notifications/cancelled') this.abortCancelled(message);
-    if (this.expired !== undefined && !isInitializeRequest(message)) {
+    if (this.expired !== undefined && !isInitialize(message)) {
       throw sessionExpiredError({ server: this.server, method }, this.expired.status, this.expired.body);
     }
-    if (!isJSONRPCRequest(message)) return this.sendOneWay(message, options);
+    if (!('method' in message && 'id' in message)) return this.sendOneWay(message, options);
     const state = this.track(message.id, method, options);
+    let released = false;
     try {
       if (options?.resumptionToken !== undefined) {
         state.replayId = message.id;
@@ -217,12 +225,15 @@ export class StreamableHTTPTransport implements AgentwireTransport {
       } else {
         await this.sendRequest(message, state, options);
       }
-      await state.delivered;
+      // The body has been read to its end or cancelled: nothing is left to abort (an abort per request,
+      // with its event dispatch into undici, was measurable). A linked `requestSignal` still needs the abort
+      // to drop its listener.
+      released = options?.requestSignal === undefined;
     } catch (error) {
       throw this.failure(state, error);
     } finally {
       state.idle.stop();
-      state.controller.abort();
+      if (!released) state.controller.abort(RELEASED);
       this.inflight.delete(message.id);
       if (options?.requestSignal?.aborted !== true) options?.onRequestStreamEnd?.();
     }
@@ -239,13 +250,16 @@ export class StreamableHTTPTransport implements AgentwireTransport {
 
   private async shutdown(): Promise<void> {
     const session = this.session;
-    this.lifetime.abort(
-      httpTransportError(
-        'connection_closed',
-        { server: this.server, method: undefined },
-        'the transport was closed',
-      ),
+    const reason = httpTransportError(
+      'connection_closed',
+      { server: this.server, method: undefined },
+      'the transport was closed',
     );
+    // Each request is aborted here rather than through a listener on `lifetime`: a listener per request on
+    // one shared signal costs an add and a remove per call and trips MaxListenersExceeded past 10 in flight.
+    this.lifetime.abort(reason);
+    for (const state of this.inflight.values()) state.controller.abort(reason);
+    for (const controller of this.oneWay) controller.abort(reason);
     await this.getStream?.stop();
     if (session !== undefined) await this.deleteSession(session);
     this.session = undefined;
@@ -256,8 +270,8 @@ export class StreamableHTTPTransport implements AgentwireTransport {
   private async deleteSession(session: string): Promise<void> {
     const signal = AbortSignal.timeout(this.deleteTimeoutMs);
     try {
-      const headers = await this.headersFor(undefined, session);
-      const response = await this.fetchFn(this.url, { method: 'DELETE', headers, signal });
+      const headers = this.headersFor(undefined, session, await this.accessToken());
+      const response = await this.fetchFn(this.href, { method: 'DELETE', headers, signal });
       await response.body?.cancel().catch(() => {});
       // 405: the server does not let clients end sessions; 404: it already forgot this one. Both are fine.
     } catch {
@@ -281,13 +295,11 @@ export class StreamableHTTPTransport implements AgentwireTransport {
         ),
       ),
       responded: false,
-      delivered: undefined,
       status: 0,
       lastEventId: undefined,
       replayId: undefined,
       onresumptiontoken: options?.onresumptiontoken,
     };
-    link(this.lifetime.signal, controller);
     const requestSignal = options?.requestSignal;
     if (requestSignal !== undefined)
       link(requestSignal, controller, () => this.abortedError(context, requestSignal));
@@ -328,7 +340,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     const method = 'method' in message ? message.method : undefined;
     const controller = new AbortController();
     const context = { server: this.server, method };
-    link(this.lifetime.signal, controller);
+    this.oneWay.add(controller);
     const idle = new IdleTimer(this.idleTimeoutMs, () =>
       controller.abort(
         httpTransportError('timeout', context, `no answer for ${this.idleTimeoutMs} ms`, {
@@ -336,10 +348,12 @@ export class StreamableHTTPTransport implements AgentwireTransport {
         }),
       ),
     );
+    let released = false;
     try {
       const response = await this.post(message, controller.signal, context, options);
       await response.body?.cancel().catch(() => {});
-      if (isInitializedNotification(message)) this.openGetStream();
+      released = true; // as in `send`: a cancelled body leaves nothing to abort
+      if (method === 'notifications/initialized') this.openGetStream();
     } catch (error) {
       const reason: unknown = controller.signal.aborted ? controller.signal.reason : undefined;
       if (reason instanceof MCPCallError) throw reason;
@@ -347,7 +361,8 @@ export class StreamableHTTPTransport implements AgentwireTransport {
       throw httpTransportError('transport', context, describe(error), { cause: error });
     } finally {
       idle.stop();
-      controller.abort();
+      if (!released) controller.abort(RELEASED);
+      this.oneWay.delete(controller);
     }
   }
 
@@ -395,12 +410,13 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     authRetried = false,
     stepUps = 0,
   ): Promise<Response> {
-    const initialize = isInitializeRequest(message);
+    const initialize = isInitialize(message);
     const session = initialize ? undefined : this.session;
-    const headers = await this.headersFor(options?.headers, session);
-    headers.set('content-type', 'application/json');
-    headers.set('accept', 'application/json, text/event-stream');
-    const response = await this.fetchFn(this.url, {
+    const token = this.auth === undefined ? undefined : await this.auth.accessToken();
+    const headers = this.headersFor(options?.headers, session, token);
+    headers['content-type'] = 'application/json';
+    headers.accept = 'application/json, text/event-stream';
+    const response = await this.fetchFn(this.href, {
       method: 'POST',
       headers,
       body: JSON.stringify(message),
@@ -448,17 +464,32 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     return sessionExpiredError(context, response.status, body);
   }
 
-  /** Static headers, then the per-message ones the SDK may add, then the protocol's own. */
-  private async headersFor(extra: Readonly<Record<string, string>> | undefined, session: string | undefined) {
-    const headers = new Headers(this.options.headers);
-    for (const [name, value] of Object.entries(extra ?? {})) {
-      if (!RESERVED_HEADERS.has(name.toLowerCase())) headers.set(name, value);
+  /**
+   * Static headers, then the per-message ones the SDK may add, then the protocol's own; names lower-cased so
+   * that a later one replaces an earlier one whatever its case. A plain object, built synchronously: a
+   * `Headers` instance and an `await` per request were measurable on the hot path, and `fetch` validates
+   * names and values either way.
+   */
+  private headersFor(
+    extra: Readonly<Record<string, string>> | undefined,
+    session: string | undefined,
+    token: string | undefined,
+  ): Record<string, string> {
+    const headers = { ...this.staticHeaders };
+    if (extra !== undefined) {
+      for (const [name, value] of Object.entries(extra)) {
+        const key = name.toLowerCase();
+        if (!RESERVED_HEADERS.has(key)) headers[key] = value;
+      }
     }
-    const token = await this.auth?.accessToken();
-    if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
-    if (session !== undefined) headers.set('mcp-session-id', session);
-    if (this.protocolVersion !== undefined) headers.set('mcp-protocol-version', this.protocolVersion);
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    if (session !== undefined) headers['mcp-session-id'] = session;
+    if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
     return headers;
+  }
+
+  private async accessToken(): Promise<string | undefined> {
+    return this.auth?.accessToken();
   }
 
   /**
@@ -525,10 +556,10 @@ export class StreamableHTTPTransport implements AgentwireTransport {
   }
 
   private async openGet(lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
-    const headers = await this.headersFor(undefined, this.session);
-    headers.set('accept', 'text/event-stream');
-    if (lastEventId !== undefined) headers.set('last-event-id', lastEventId);
-    return this.fetchFn(this.url, { method: 'GET', headers, signal });
+    const headers = this.headersFor(undefined, this.session, await this.accessToken());
+    headers.accept = 'text/event-stream';
+    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+    return this.fetchFn(this.href, { method: 'GET', headers, signal });
   }
 
   private openGetStream(): void {
@@ -580,35 +611,24 @@ export class StreamableHTTPTransport implements AgentwireTransport {
    * messages, server requests such as `ping` or `sampling/createMessage`) is passed on as it is.
    */
   private deliverValue(value: unknown, state: RequestState | undefined): void {
-    let message: JSONRPCMessage;
-    try {
-      message = parseJSONRPCMessage(value);
-    } catch (error) {
+    // A structural check, as on stdio: the content of each message is checked where it is used.
+    if (!isJsonRpcMessage(value)) {
       this.onerror?.(
-        httpTransportError('protocol', state?.context ?? this.context(), 'not a JSON-RPC message', {
-          cause: error,
-        }),
+        httpTransportError('protocol', state?.context ?? this.context(), 'not a JSON-RPC message'),
       );
       return;
     }
+    const message = value;
     const isResponse = !('method' in message) && ('result' in message || 'error' in message);
     const answersState =
       state !== undefined && (state.replayId !== undefined || ('id' in message && message.id === state.id));
     if (state !== undefined && isResponse && answersState) {
       state.responded = true;
-      const response = state.replayId === undefined ? message : { ...message, id: state.replayId };
-      // The SDK dispatches notifications a microtask late but responses at once, and drops a call's progress
-      // handler with its response: a response read in the same chunk as the progress before it would
-      // overtake it. Deliver the response after everything already queued.
-      state.delivered = new Promise((resolve) =>
-        setImmediate(() => {
-          this.onmessage?.(response);
-          resolve();
-        }),
-      );
+      // At once when nothing came before it in this tick, else behind the SDK's dispatch of what did.
+      this.wireOrder.deliver(state.replayId === undefined ? message : { ...message, id: state.replayId });
       return;
     }
-    this.onmessage?.(message);
+    this.wireOrder.deliver(message);
   }
 
   private context(): HttpErrorContext {
@@ -616,11 +636,28 @@ export class StreamableHTTPTransport implements AgentwireTransport {
   }
 }
 
+/**
+ * The abort reason that releases a failed request's connection. Shared, because `abort()` without a reason
+ * builds a `DOMException` (with its stack) each time.
+ */
+const RELEASED = new Error('the request finished');
+
+/** The `initialize` request (a structural check: the SDK's zod guard was a per-request cost). */
+function isInitialize(message: JSONRPCMessage): boolean {
+  return 'method' in message && message.method === 'initialize' && 'id' in message;
+}
+
 /** Aborts `controller` when `signal` fires, with `reason()` or the signal's own reason. */
 function link(signal: AbortSignal, controller: AbortController, reason?: () => unknown): void {
   const abort = () => controller.abort(reason === undefined ? signal.reason : reason());
   if (signal.aborted) abort();
   else signal.addEventListener('abort', abort, { once: true, signal: controller.signal });
+}
+
+function lowerCaseNames(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  return out;
 }
 
 /** The media type without parameters, lower-cased; '' when absent. */

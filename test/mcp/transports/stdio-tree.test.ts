@@ -98,10 +98,12 @@ describe('StdioTransport host exit hook', () => {
   beforeAll(() => {
     out = mkdtempSync(path.join(tmpdir(), 'agentwire-stdio-host-'));
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(out, 'node_modules'), 'dir');
-    const transports = readdirSync(path.join(ROOT, 'src/mcp/transports'))
-      .filter((name) => /^(stdio|process-).*\.ts$/.test(name) || name === 'transport.ts')
-      .map((name) => `src/mcp/transports/${name}`);
-    const files = ['src/core/json.ts', 'src/mcp/errors.ts', ...transports];
+    // Every transport and core module (only those the stdio transport imports are loaded).
+    const all = (dir: string) =>
+      readdirSync(path.join(ROOT, dir))
+        .filter((name) => name.endsWith('.ts'))
+        .map((name) => `${dir}/${name}`);
+    const files = [...all('src/core'), 'src/mcp/errors.ts', ...all('src/mcp/transports')];
     for (const file of files) {
       const { outputText } = ts.transpileModule(readFileSync(path.join(ROOT, file), 'utf8'), {
         compilerOptions: {
