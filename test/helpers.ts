@@ -1,5 +1,5 @@
 /** Shared test helpers: where the real servers and fixtures are, and small utilities. */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,3 +52,38 @@ export async function waitUntil(check: () => boolean, ms = 5000, what = 'conditi
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** This test process's children whose command line contains `marker` (Linux /proc), to prove a server stopped. */
+export function children(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Field 4 (ppid) follows the `(comm)` field, which may itself hold spaces and parentheses.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (ppid === process.pid && cmdline.includes(marker)) found.push(Number(entry));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return found;
+}
+
+/** server-everything's tools, in its order, for a client that declares no sampling/elicitation/roots. */
+export const EVERYTHING_TOOLS = [
+  'echo',
+  'get-annotated-message',
+  'get-env',
+  'get-resource-links',
+  'get-resource-reference',
+  'get-structured-content',
+  'get-sum',
+  'get-tiny-image',
+  'gzip-file-as-resource',
+  'toggle-simulated-logging',
+  'toggle-subscriber-updates',
+  'trigger-long-running-operation',
+  'simulate-research-query',
+];

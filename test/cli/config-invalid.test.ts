@@ -3,31 +3,14 @@
  * A config file with one good entry and two invalid ones: the good one stays usable, `servers` lists the
  * invalid ones as failed, naming an invalid entry gives its exact error, and `run` reports every failure.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { tempDir } from '../helpers.js';
+import { children, tempDir } from '../helpers.js';
 import { cli } from './run-cli.js';
 
 const EVERYTHING_SCRIPT = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const PROVIDER_VARS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL'];
-
-/** This test process's children whose command line contains `marker` (Linux /proc). */
-function children(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (ppid === process.pid && cmdline.includes(marker)) found.push(Number(entry));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return found;
-}
 
 const temp = tempDir('agentwire-config-invalid-');
 function writeConfig(name: string, servers: Record<string, unknown>): string {

@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import type { FakeModelServer } from '../fixtures/fake-model-server.js';
+import { children } from '../helpers.js';
 import { cli, EVERYTHING } from './run-cli.js';
 
 const CONFIGS = path.resolve('test/fixtures/configs');
@@ -13,23 +13,6 @@ const PROVIDER_VARS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'OPENAI_API_KE
 
 /** Tool durations vary from run to run; everything else in a transcript is exact. */
 const timeless = (text: string) => text.replace(/\(\d+ ms\)/g, '(N ms)');
-
-/** This test process's children whose command line contains `marker` (Linux /proc). */
-function children(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (ppid === process.pid && cmdline.includes(marker)) found.push(Number(entry));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return found;
-}
 
 /** The tool names the model was offered in its first request. */
 function offered(fake: FakeModelServer): string[] {

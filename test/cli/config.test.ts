@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseShell } from 'shell-quote';
 import { afterEach, describe, expect, it } from 'vitest';
+import { children } from '../helpers.js';
 import { cli, EVERYTHING } from './run-cli.js';
 
 const CONFIGS = path.resolve('test/fixtures/configs');
@@ -19,23 +20,6 @@ const ALLOWED = [
   'get-structured-content',
   'get-sum',
 ];
-
-/** This test process's children whose command line contains `marker` (Linux /proc). */
-function children(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (ppid === process.pid && cmdline.includes(marker)) found.push(Number(entry));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return found;
-}
 
 afterEach(() => {
   expect(children(EVERYTHING_MARKER)).toEqual([]);

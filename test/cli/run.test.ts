@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import type { FakeModelServer } from '../fixtures/fake-model-server.js';
 import { startFakeOpenAI } from '../fixtures/fake-openai.js';
 import { startEverything } from '../fixtures/http-everything.js';
-import { readLog, SCRIPTED, tempDir, waitUntil } from '../helpers.js';
+import { children, readLog, SCRIPTED, tempDir, waitUntil } from '../helpers.js';
 import { cli, EVERYTHING } from './run-cli.js';
 
 const PROVIDER_VARS = [
@@ -56,24 +56,6 @@ function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** This test process's children whose command line contains `marker` (Linux /proc). */
-function children(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // Field 4 (ppid) follows the `(comm)` field, which may itself hold spaces and parentheses.
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (ppid === process.pid && cmdline.includes(marker)) found.push(Number(entry));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return found;
 }
 
 let workspace: string;

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type EverythingServer, startEverything } from '../fixtures/http-everything.js';
+import { children } from '../helpers.js';
 import { cli } from './run-cli.js';
 
 const CONFIGS = path.resolve('test/fixtures/configs');
@@ -13,23 +13,6 @@ const SILENT_MARKER = 'agentwire-silent-server';
 const NOT_FOUND =
   'MCP server "broken": initialize failed: cannot start server "broken": ' +
   'command "agentwire-no-such-command" was not found on PATH';
-
-/** This test process's children whose command line contains `marker` (Linux /proc). */
-function children(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (ppid === process.pid && cmdline.includes(marker)) found.push(Number(entry));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return found;
-}
 
 describe('agentwire servers --config', () => {
   afterEach(() => {

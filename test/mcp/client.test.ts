@@ -5,23 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCPClient } from '../../src/mcp/client.js';
 import { MCPCallError, MCPToolError } from '../../src/mcp/errors.js';
-import { everythingStdio, FILESYSTEM, readLog, scripted, tempDir } from '../helpers.js';
-
-const EVERYTHING_TOOLS = [
-  'echo',
-  'get-annotated-message',
-  'get-env',
-  'get-resource-links',
-  'get-resource-reference',
-  'get-structured-content',
-  'get-sum',
-  'get-tiny-image',
-  'gzip-file-as-resource',
-  'toggle-simulated-logging',
-  'toggle-subscriber-updates',
-  'trigger-long-running-operation',
-  'simulate-research-query',
-];
+import { EVERYTHING_TOOLS, everythingStdio, FILESYSTEM, readLog, scripted, tempDir } from '../helpers.js';
 
 const open: MCPClient[] = [];
 const cleanups: (() => void)[] = [];

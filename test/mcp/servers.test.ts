@@ -12,23 +12,7 @@ import {
   MCPServers,
   type MCPServersEvents,
 } from '../../src/mcp/servers.js';
-import { EVERYTHING, MEMORY, SCRIPTED, tempDir, waitUntil } from '../helpers.js';
-
-const EVERYTHING_TOOLS = [
-  'echo',
-  'get-annotated-message',
-  'get-env',
-  'get-resource-links',
-  'get-resource-reference',
-  'get-structured-content',
-  'get-sum',
-  'get-tiny-image',
-  'gzip-file-as-resource',
-  'toggle-simulated-logging',
-  'toggle-subscriber-updates',
-  'trigger-long-running-operation',
-  'simulate-research-query',
-];
+import { EVERYTHING, EVERYTHING_TOOLS, MEMORY, SCRIPTED, tempDir, waitUntil } from '../helpers.js';
 
 /** Process ids whose environment holds `marker` (how the test finds the servers it started). */
 function processesWith(marker: string): string[] {
