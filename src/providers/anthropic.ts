@@ -3,7 +3,8 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type { JsonSchema } from '../core/json.js';
-import { ModelError, toModelError } from './errors.js';
+import { ModelError } from './errors.js';
+import { guardedStream } from './guarded-stream.js';
 import { parseToolArguments } from './json-args.js';
 import type {
   AssistantMessage,
@@ -64,31 +65,23 @@ class AnthropicModel implements Model {
   }
 
   async *stream(request: ModelRequest): AsyncIterable<ModelEvent> {
-    let events: Stream;
-    try {
-      events = await this.#client.messages.create(
-        {
-          model: this.id,
-          max_tokens: request.maxTokens ?? this.#maxTokens,
-          messages: toAnthropicMessages(request.messages),
-          stream: true,
-          ...(request.system ? { system: request.system } : {}),
-          ...(request.tools.length > 0 ? { tools: request.tools.map(toAnthropicTool) } : {}),
-        },
-        request.signal === undefined ? {} : { signal: request.signal },
-      );
-    } catch (error) {
-      throw toModelError(error, this.provider, request.signal);
-    }
-    try {
-      for await (const event of readStream(events)) {
-        // The SDKs may end an aborted stream quietly instead of throwing; never pass a truncated response on.
-        request.signal?.throwIfAborted();
-        yield event;
-      }
-    } catch (error) {
-      throw toModelError(error, this.provider, request.signal);
-    }
+    yield* guardedStream(
+      this.provider,
+      request.signal,
+      () =>
+        this.#client.messages.create(
+          {
+            model: this.id,
+            max_tokens: request.maxTokens ?? this.#maxTokens,
+            messages: toAnthropicMessages(request.messages),
+            stream: true,
+            ...(request.system ? { system: request.system } : {}),
+            ...(request.tools.length > 0 ? { tools: request.tools.map(toAnthropicTool) } : {}),
+          },
+          request.signal === undefined ? {} : { signal: request.signal },
+        ),
+      readStream,
+    );
   }
 }
 

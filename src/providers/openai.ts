@@ -4,7 +4,8 @@
  */
 import OpenAI from 'openai';
 import type { JsonSchema } from '../core/json.js';
-import { ModelError, toModelError } from './errors.js';
+import { ModelError } from './errors.js';
+import { guardedStream } from './guarded-stream.js';
 import type {
   AssistantMessage,
   Message,
@@ -71,31 +72,23 @@ class OpenAIModel implements Model {
 
   async *stream(request: ModelRequest): AsyncIterable<ModelEvent> {
     const maxTokens = request.maxTokens ?? this.#options.maxTokens;
-    let chunks: AsyncIterable<Chunk>;
-    try {
-      chunks = await this.#client.chat.completions.create(
-        {
-          model: this.id,
-          messages: toOpenAIMessages(request.system, request.messages),
-          stream: true,
-          ...(this.#options.includeUsage === false ? {} : { stream_options: { include_usage: true } }),
-          ...(maxTokens === undefined ? {} : { max_completion_tokens: maxTokens }),
-          ...(request.tools.length > 0 ? { tools: request.tools.map(toOpenAITool) } : {}),
-        },
-        request.signal === undefined ? {} : { signal: request.signal },
-      );
-    } catch (error) {
-      throw toModelError(error, this.provider, request.signal);
-    }
-    try {
-      for await (const event of readStream(chunks)) {
-        // The SDKs may end an aborted stream quietly instead of throwing; never pass a truncated response on.
-        request.signal?.throwIfAborted();
-        yield event;
-      }
-    } catch (error) {
-      throw toModelError(error, this.provider, request.signal);
-    }
+    yield* guardedStream(
+      this.provider,
+      request.signal,
+      () =>
+        this.#client.chat.completions.create(
+          {
+            model: this.id,
+            messages: toOpenAIMessages(request.system, request.messages),
+            stream: true,
+            ...(this.#options.includeUsage === false ? {} : { stream_options: { include_usage: true } }),
+            ...(maxTokens === undefined ? {} : { max_completion_tokens: maxTokens }),
+            ...(request.tools.length > 0 ? { tools: request.tools.map(toOpenAITool) } : {}),
+          },
+          request.signal === undefined ? {} : { signal: request.signal },
+        ),
+      readStream,
+    );
   }
 }
 
