@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EVERYTHING_TOOLS } from '../helpers.js';
 import { cli, EVERYTHING } from './run-cli.js';
 
 describe('agentwire tools against server-everything over stdio', () => {
@@ -8,21 +9,7 @@ describe('agentwire tools against server-everything over stdio', () => {
     expect(run.stderr).toBe('');
     const lines = run.stdout.split('\n');
     const toolLines = lines.filter((line) => line !== '' && !line.startsWith('  '));
-    expect(toolLines.map((line) => line.split(':')[0])).toEqual([
-      'echo',
-      'get-annotated-message',
-      'get-env',
-      'get-resource-links',
-      'get-resource-reference',
-      'get-structured-content',
-      'get-sum',
-      'get-tiny-image',
-      'gzip-file-as-resource',
-      'toggle-simulated-logging',
-      'toggle-subscriber-updates',
-      'trigger-long-running-operation',
-      'simulate-research-query',
-    ]);
+    expect(toolLines.map((line) => line.split(':')[0])).toEqual(EVERYTHING_TOOLS);
     const block = (name: string) => {
       const start = lines.findIndex((line) => line.startsWith(`${name}:`));
       const end = lines.findIndex((line, i) => i > start && !line.startsWith('  '));
