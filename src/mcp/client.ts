@@ -50,6 +50,12 @@ export type {
   MCPRequestOptions,
 } from './client-options.js';
 
+/**
+ * One MCP server's tools for any agent. Create with {@link MCPClient.fromStdio} or {@link MCPClient.fromUrl};
+ * nothing starts until `connect()`. A Node `EventEmitter` with typed events ({@link MCPClientEvents}).
+ * Methods that talk to the server throw `MCPCallError` (see its `kind`); tools' `execute` also throws
+ * `MCPToolError` for `isError` results.
+ */
 export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolHost {
   /** The server's name, as used in errors, events and prefixes. */
   readonly name: string;

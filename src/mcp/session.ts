@@ -105,6 +105,7 @@ function sdkOptions(options: SessionRequestOptions): RequestOptions {
 /** Upper bound on list pages, against a server whose cursors never end. */
 const MAX_LIST_PAGES = 10_000;
 
+/** One connection (transport + SDK protocol layer); see the file header. Internal to `MCPClient`. */
 export class Session {
   readonly #sdk: Client;
   readonly #transport: AgentwireTransport;

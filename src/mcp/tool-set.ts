@@ -15,6 +15,7 @@ export interface ToolSetDiff {
   changed: MCPTool[];
 }
 
+/** The client's tools by name, in the server's order, with instance identity kept across refreshes. */
 export class ToolSet {
   #byName = new Map<string, MCPTool>();
   readonly #host: MCPToolHost;

@@ -107,6 +107,10 @@ export function nameFromCommand(command: string, args: readonly string[] = []): 
   return path.basename(named.replace(/@[^/@]*$/, '')).replace(/\.(m?js|ts|py)$/, '');
 }
 
+/**
+ * How to reach a stdio server: one candidate, our `StdioTransport` (MCP spec 2025-11-25, "Transports >
+ * stdio"). `name` defaults to {@link nameFromCommand}. Nothing is spawned until the factory is called.
+ */
 export function stdioTransportPlan(server: MCPStdioServer, name: string | undefined): TransportPlan {
   const serverName = name ?? nameFromCommand(server.command, server.args);
   return {
@@ -161,6 +165,12 @@ function checkHeaders(headers: Record<string, string>): void {
   }
 }
 
+/**
+ * How to reach an HTTP server: Streamable HTTP, then (mode `auto`) the 2024-11-05 HTTP+SSE transport when
+ * `initialize` is refused with 400/404/405 (MCP spec 2025-11-25, "Transports > Backwards Compatibility").
+ * Builds the credential redactor and, with an `authProvider`, the OAuth state shared by both transports.
+ * @throws MCPConfigError for a URL that is not http(s), carries credentials, or a header that fetch would reject.
+ */
 export function httpTransportPlan(
   url: string | URL,
   options: MCPHttpServer & { name?: string },

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, type AgentEvent, type McpServerHandle } from '../../src/agent/index.js';
 import type { Tool } from '../../src/core/tool.js';
 import { anthropic, ModelError } from '../../src/providers/index.js';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import type { FakeModelServer } from '../fixtures/fake-model-server.js';
+import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
 import { localTool, offeredToolNames } from './helpers.js';
 
 /** A stand-in MCP client whose tool list the test changes, as a `toolsChanged` refresh would. */
@@ -27,14 +28,7 @@ function stubServer(name: string, tools: Tool[]): McpServerHandle & { tools: Too
 }
 
 describe('MCP servers attached to an agent', () => {
-  let fake: FakeModelServer;
-  beforeAll(async () => {
-    fake = await startFakeAnthropic();
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => {
-    fake.requests.length = 0;
-  });
+  const fake = useFakeModelServer(startFakeAnthropic);
   const model = () => anthropic({ model: 'claude-test', apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 });
 
   it('connects a server that is not connected, once', async () => {

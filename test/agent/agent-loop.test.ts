@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, AgentAbortError, AgentError } from '../../src/agent/index.js';
 import { anthropic, openai } from '../../src/providers/index.js';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import type { FakeModelServer } from '../fixtures/fake-model-server.js';
 import { startFakeOpenAI } from '../fixtures/fake-openai.js';
+import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
 import { collectEvents, localTool } from './helpers.js';
 
 const add = localTool('add', ({ a, b }) => Number(a) + Number(b), {
@@ -16,14 +17,7 @@ const failing = localTool('explode', () => {
 });
 
 describe('agent loop (Anthropic wire format)', () => {
-  let fake: FakeModelServer;
-  beforeAll(async () => {
-    fake = await startFakeAnthropic();
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => {
-    fake.requests.length = 0;
-  });
+  const fake = useFakeModelServer(startFakeAnthropic);
   const model = () => anthropic({ model: 'claude-test', apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 });
 
   it('runs tools the model calls, reports a failing tool as an error result, and finishes', async () => {

@@ -12,6 +12,7 @@ import { anthropic, openai } from '../../src/providers/index.js';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import type { FakeModelServer } from '../fixtures/fake-model-server.js';
 import { startFakeOpenAI } from '../fixtures/fake-openai.js';
+import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
 import { collectEvents, localTool, offeredToolNames } from './helpers.js';
 
 const add = localTool('add', ({ a, b }) => Number(a) + Number(b), {
@@ -135,14 +136,7 @@ describe('abort listeners over a long run', () => {
 });
 
 describe('tool calls the loop must not trust', () => {
-  let fake: FakeModelServer;
-  beforeAll(async () => {
-    fake = await startFakeAnthropic();
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => {
-    fake.requests.length = 0;
-  });
+  const fake = useFakeModelServer(startFakeAnthropic);
   const model = () => anthropic({ model: 'claude-test', apiKey: 'k', baseURL: fake.baseURL, maxRetries: 0 });
 
   it('shows arguments that are not JSON as the model sent them, not as {}', async () => {

@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import type { FakeModelServer } from '../fixtures/fake-model-server.js';
+import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
 import { children } from '../helpers.js';
 import { cli, EVERYTHING } from './run-cli.js';
 
@@ -19,15 +20,8 @@ function offered(fake: FakeModelServer): string[] {
   return ((fake.requests[0]?.tools ?? []) as { name: string }[]).map((tool) => tool.name);
 }
 
-let fake: FakeModelServer;
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeModelServer(startFakeAnthropic);
 beforeEach(() => {
-  fake.requests.length = 0;
   for (const name of PROVIDER_VARS) vi.stubEnv(name, undefined);
   vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-test-secret');
   vi.stubEnv('ANTHROPIC_BASE_URL', fake.baseURL);

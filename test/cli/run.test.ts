@@ -6,9 +6,9 @@ import { parse as parseShell, quote } from 'shell-quote';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { runCli } from '../../src/cli/program.js';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
-import type { FakeModelServer } from '../fixtures/fake-model-server.js';
 import { startFakeOpenAI } from '../fixtures/fake-openai.js';
 import { startEverything } from '../fixtures/http-everything.js';
+import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
 import { children, readLog, SCRIPTED, tempDir, waitUntil } from '../helpers.js';
 import { cli, EVERYTHING } from './run-cli.js';
 
@@ -74,15 +74,8 @@ afterEach(() => {
 });
 
 describe('agentwire run against a fake Anthropic API', () => {
-  let fake: FakeModelServer;
-  beforeAll(async () => {
-    fake = await startFakeAnthropic();
-  });
-  afterAll(async () => {
-    await fake.close();
-  });
+  const fake = useFakeModelServer(startFakeAnthropic);
   beforeEach(() => {
-    fake.requests.length = 0;
     vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-test-secret');
     vi.stubEnv('ANTHROPIC_BASE_URL', fake.baseURL);
     vi.stubEnv('AGENTWIRE_MODEL', 'claude-from-env');
@@ -330,15 +323,8 @@ describe('agentwire run against a fake Anthropic API', () => {
 });
 
 describe('agentwire run against an OpenAI-compatible local server (OPENAI_BASE_URL only)', () => {
-  let fake: FakeModelServer;
-  beforeAll(async () => {
-    fake = await startFakeOpenAI();
-  });
-  afterAll(async () => {
-    await fake.close();
-  });
+  const fake = useFakeModelServer(startFakeOpenAI);
   beforeEach(() => {
-    fake.requests.length = 0;
     vi.stubEnv('OPENAI_BASE_URL', fake.baseURL);
   });
 
