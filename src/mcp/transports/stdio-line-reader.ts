@@ -32,6 +32,14 @@ export interface LineReaderOptions {
    * in bytes; for `'truncate'` as soon as the limit is crossed, with the bytes seen so far.
    */
   onOverflow?: (bytes: number) => void;
+  /**
+   * Called instead of `onLine` for a line of at least `largeLineBytes` bytes, with its chunks unjoined (the
+   * reader of a large message may not need them joined; see json-large-line.ts). Default: none, every line
+   * goes to `onLine`.
+   */
+  onLargeLine?: (chunks: Buffer[], bytes: number) => void;
+  /** The size from which `onLargeLine` gets a line, in bytes. Default 1 MiB. */
+  largeLineBytes?: number;
 }
 
 /** Incremental line splitter; feed it with {@link LineReader.push}, end it with {@link LineReader.end}. */
@@ -40,6 +48,8 @@ export class LineReader {
   private readonly maxLineBytes: number;
   private readonly overflow: LineOverflow;
   private readonly onOverflow: ((bytes: number) => void) | undefined;
+  private readonly onLargeLine: ((chunks: Buffer[], bytes: number) => void) | undefined;
+  private readonly largeLineBytes: number;
   /** Pieces of the current, unfinished line, oldest first. */
   private pending: Buffer[] = [];
   /** Bytes in `pending`. */
@@ -52,6 +62,8 @@ export class LineReader {
     this.maxLineBytes = options.maxLineBytes ?? Number.POSITIVE_INFINITY;
     this.overflow = options.overflow ?? 'drop';
     this.onOverflow = options.onOverflow;
+    this.onLargeLine = options.onLargeLine;
+    this.largeLineBytes = options.largeLineBytes ?? 1024 * 1024;
   }
 
   /** Bytes held for the unfinished line (at most `maxLineBytes`). */
@@ -109,6 +121,10 @@ export class LineReader {
     this.lineBytes = 0;
     if (total > this.maxLineBytes && this.overflow === 'drop') {
       this.onOverflow?.(total);
+      return;
+    }
+    if (this.onLargeLine !== undefined && bytes >= this.largeLineBytes) {
+      this.onLargeLine(pieces, bytes);
       return;
     }
     const line = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, bytes);

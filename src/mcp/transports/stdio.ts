@@ -19,6 +19,7 @@ import {
   waitForProcessTreeExit,
 } from '../../core/process-tree.js';
 import { MCPCallError, type MCPCallErrorKind } from '../errors.js';
+import { LARGE_LINE_BYTES, parseLargeLine } from './json-large-line.js';
 import { describeSpawnError } from './process-spawn-error.js';
 import {
   closedInfo,
@@ -119,6 +120,8 @@ export class StdioTransport implements AgentwireTransport {
     this.stdoutReader = new LineReader({
       maxLineBytes: maxMessageBytes,
       onLine: (line) => this.handleLine(line),
+      onLargeLine: (chunks) => this.handleLargeLine(chunks),
+      largeLineBytes: LARGE_LINE_BYTES,
       onOverflow: (bytes) => this.failOversized(bytes, maxMessageBytes),
     });
     this.stderrCapture = new StderrCapture(
@@ -371,8 +374,23 @@ export class StdioTransport implements AgentwireTransport {
       this.skipLine(text, value);
       return;
     }
+    this.deliver(value);
+  }
+
+  /** A line of megabytes: parsed without joining its chunks when it can be (see json-large-line.ts). */
+  private handleLargeLine(chunks: Buffer[]): void {
+    const value = parseLargeLine(chunks);
+    if (!isJsonRpcMessage(value)) {
+      // Not what the large-line reader reads (or not a message): the ordinary path, exact reports included.
+      this.handleLine(Buffer.concat(chunks));
+      return;
+    }
+    this.deliver(value);
+  }
+
+  private deliver(message: JSONRPCMessage): void {
     try {
-      this.wireOrder.deliver(value);
+      this.wireOrder.deliver(message);
     } catch (error) {
       this.report(
         this.error('transport', `the message handler threw on a message from "${this.serverName}"`, error),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { NonJsonLineInfo } from '../../../src/mcp/transports/stdio.js';
 import { closeAll, connect, fixture } from './stdio-helpers.js';
 
 afterEach(closeAll);
@@ -32,6 +33,23 @@ describe('StdioTransport with large messages', () => {
       expect(sha256(text)).toBe(sha256(expectedText(chars)));
     });
   }
+});
+
+describe('StdioTransport with large lines that are not messages', () => {
+  it('reports a 3 MiB line that is not JSON exactly as it came, and keeps working', async () => {
+    const reports: [string, NonJsonLineInfo][] = [];
+    const transport = fixture(['--large-noise', String(3 * MiB)], {
+      onNonJsonLine: (line, info) => reports.push([line, info]),
+    });
+    const client = await connect(transport);
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'after the noise' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'echo: after the noise' }]);
+    // One noise line before each response: initialize, tools/call.
+    expect(reports.map(([line, info]) => [line.length, line.slice(0, 10), info])).toEqual([
+      [3 * MiB, '{"log":"yy', { reason: 'not_json', suppressed: 0 }],
+      [3 * MiB, '{"log":"yy', { reason: 'not_json', suppressed: 0 }],
+    ]);
+  });
 });
 
 describe('StdioTransport sending large messages', () => {

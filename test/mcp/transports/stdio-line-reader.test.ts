@@ -18,6 +18,33 @@ function recorder(options: Partial<LineReaderOptions> = {}) {
 }
 
 describe('LineReader', () => {
+  it('hands a line of at least largeLineBytes to onLargeLine with its chunks unjoined', () => {
+    const large: [string[], number][] = [];
+    const { reader, lines } = recorder({
+      largeLineBytes: 8,
+      onLargeLine: (chunks, bytes) => large.push([chunks.map((c) => c.toString()), bytes]),
+    });
+    for (const chunk of ['short\nlong', 'er line', ' here\n1234567\n12345678\n'])
+      reader.push(Buffer.from(chunk));
+    expect(lines).toEqual(['short', '1234567']);
+    expect(large).toEqual([
+      [['long', 'er line', ' here'], 16],
+      [['12345678'], 8],
+    ]);
+  });
+
+  it('drops an overlong line before it could reach onLargeLine', () => {
+    const large: number[] = [];
+    const { reader, overflows } = recorder({
+      maxLineBytes: 10,
+      largeLineBytes: 4,
+      onLargeLine: (_chunks, bytes) => large.push(bytes),
+    });
+    reader.push(Buffer.from('12345678901\n12345\n'));
+    expect(overflows).toEqual([11]);
+    expect(large).toEqual([5]);
+  });
+
   it('splits lines across and within chunks', () => {
     const { reader, lines } = recorder();
     for (const chunk of ['{"a":', '1}\n{"b"', ':2}\n{"c":3}\n{"d"']) reader.push(Buffer.from(chunk));
