@@ -19,8 +19,11 @@ import { StringDecoder } from 'node:string_decoder';
 import { type ChunkPosition, findLongStrings, type LongString } from './json-long-strings.js';
 import { unescapeJsonString } from './json-unescape.js';
 
-/** Lines of at least this many bytes are parsed here (1 MiB); smaller ones are not worth the scan. */
-export const LARGE_LINE_BYTES = 1024 * 1024;
+/**
+ * Lines of at least this many bytes (4 MiB) are parsed here. Below it the 4× peak is a few MiB, and the scan
+ * would cost big lists of small strings (a 5 000-tool `tools/list` result is about 1 MiB) ~5 ms for nothing.
+ */
+export const LARGE_LINE_BYTES = 4 * 1024 * 1024;
 /** Strings of at least this many bytes (32 KiB) are decoded from the chunks, not parsed in the skeleton. */
 export const LONG_STRING_BYTES = 32 * 1024;
 

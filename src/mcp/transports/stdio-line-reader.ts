@@ -38,7 +38,7 @@ export interface LineReaderOptions {
    * goes to `onLine`.
    */
   onLargeLine?: (chunks: Buffer[], bytes: number) => void;
-  /** The size from which `onLargeLine` gets a line, in bytes. Default 1 MiB. */
+  /** The size from which `onLargeLine` gets a line, in bytes. Default 4 MiB. */
   largeLineBytes?: number;
 }
 
@@ -63,7 +63,7 @@ export class LineReader {
     this.overflow = options.overflow ?? 'drop';
     this.onOverflow = options.onOverflow;
     this.onLargeLine = options.onLargeLine;
-    this.largeLineBytes = options.largeLineBytes ?? 1024 * 1024;
+    this.largeLineBytes = options.largeLineBytes ?? 4 * 1024 * 1024;
   }
 
   /** Bytes held for the unfinished line (at most `maxLineBytes`). */

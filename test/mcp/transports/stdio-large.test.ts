@@ -36,9 +36,9 @@ describe('StdioTransport with large messages', () => {
 });
 
 describe('StdioTransport with large lines that are not messages', () => {
-  it('reports a 3 MiB line that is not JSON exactly as it came, and keeps working', async () => {
+  it('reports a 5 MiB line that is not JSON exactly as it came, and keeps working', async () => {
     const reports: [string, NonJsonLineInfo][] = [];
-    const transport = fixture(['--large-noise', String(3 * MiB)], {
+    const transport = fixture(['--large-noise', String(5 * MiB)], {
       onNonJsonLine: (line, info) => reports.push([line, info]),
     });
     const client = await connect(transport);
@@ -46,8 +46,8 @@ describe('StdioTransport with large lines that are not messages', () => {
     expect(result.content).toEqual([{ type: 'text', text: 'echo: after the noise' }]);
     // One noise line before each response: initialize, tools/call.
     expect(reports.map(([line, info]) => [line.length, line.slice(0, 10), info])).toEqual([
-      [3 * MiB, '{"log":"yy', { reason: 'not_json', suppressed: 0 }],
-      [3 * MiB, '{"log":"yy', { reason: 'not_json', suppressed: 0 }],
+      [5 * MiB, '{"log":"yy', { reason: 'not_json', suppressed: 0 }],
+      [5 * MiB, '{"log":"yy', { reason: 'not_json', suppressed: 0 }],
     ]);
   });
 });
