@@ -33,13 +33,21 @@ export interface LineReaderOptions {
    */
   onOverflow?: (bytes: number) => void;
   /**
-   * Called instead of `onLine` for a line of at least `largeLineBytes` bytes, with its chunks unjoined (the
-   * reader of a large message may not need them joined; see json-large-line.ts). Default: none, every line
-   * goes to `onLine`.
+   * Streams large lines instead of joining them: once a line reaches `bytes` bytes, `open()` is called and
+   * the line's bytes so far, then the rest as it arrives, go to the sink it returns; the line never
+   * reaches `onLine` (a reader of large messages can let the bytes go as it reads them; see
+   * json-large-line.ts). A line dropped for being over `maxLineBytes` is abandoned without `end()`.
+   * Default: none, every line goes to `onLine`.
    */
-  onLargeLine?: (chunks: Buffer[], bytes: number) => void;
-  /** The size from which `onLargeLine` gets a line, in bytes. Default 4 MiB. */
-  largeLineBytes?: number;
+  largeLine?: { bytes: number; open: () => LargeLineSink };
+}
+
+/** Where a large line goes (see {@link LineReaderOptions.largeLine}). */
+export interface LargeLineSink {
+  /** The line's next bytes, in order. */
+  push(bytes: Buffer): void;
+  /** The line is complete (its `\n` came, or the stream ended). */
+  end(): void;
 }
 
 /** Incremental line splitter; feed it with {@link LineReader.push}, end it with {@link LineReader.end}. */
@@ -48,8 +56,9 @@ export class LineReader {
   private readonly maxLineBytes: number;
   private readonly overflow: LineOverflow;
   private readonly onOverflow: ((bytes: number) => void) | undefined;
-  private readonly onLargeLine: ((chunks: Buffer[], bytes: number) => void) | undefined;
-  private readonly largeLineBytes: number;
+  private readonly largeLine: LineReaderOptions['largeLine'];
+  /** The sink of the current line, once it is large. */
+  private sink: LargeLineSink | undefined;
   /** Pieces of the current, unfinished line, oldest first. */
   private pending: Buffer[] = [];
   /** Bytes in `pending`. */
@@ -62,8 +71,7 @@ export class LineReader {
     this.maxLineBytes = options.maxLineBytes ?? Number.POSITIVE_INFINITY;
     this.overflow = options.overflow ?? 'drop';
     this.onOverflow = options.onOverflow;
-    this.onLargeLine = options.onLargeLine;
-    this.largeLineBytes = options.largeLineBytes ?? 4 * 1024 * 1024;
+    this.largeLine = options.largeLine;
   }
 
   /** Bytes held for the unfinished line (at most `maxLineBytes`). */
@@ -104,27 +112,40 @@ export class LineReader {
     } else {
       this.pending = [];
       this.pendingBytes = 0;
+      this.sink = undefined;
     }
   }
 
   private keep(piece: Buffer): void {
+    if (this.sink !== undefined) {
+      this.sink.push(piece);
+      return;
+    }
     this.pending.push(piece);
     this.pendingBytes += piece.length;
+    if (this.largeLine !== undefined && this.pendingBytes >= this.largeLine.bytes) {
+      this.sink = this.largeLine.open();
+      for (const held of this.pending) this.sink.push(held);
+      this.pending = [];
+      this.pendingBytes = 0;
+    }
   }
 
   private finishLine(): void {
     const total = this.lineBytes;
     const pieces = this.pending;
     const bytes = this.pendingBytes;
+    const sink = this.sink;
     this.pending = [];
     this.pendingBytes = 0;
     this.lineBytes = 0;
+    this.sink = undefined;
     if (total > this.maxLineBytes && this.overflow === 'drop') {
       this.onOverflow?.(total);
       return;
     }
-    if (this.onLargeLine !== undefined && bytes >= this.largeLineBytes) {
-      this.onLargeLine(pieces, bytes);
+    if (sink !== undefined) {
+      sink.end();
       return;
     }
     const line = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, bytes);

@@ -19,7 +19,7 @@ import {
   waitForProcessTreeExit,
 } from '../../core/process-tree.js';
 import { MCPCallError, type MCPCallErrorKind } from '../errors.js';
-import { LARGE_LINE_BYTES, parseLargeLine } from './json-large-line.js';
+import { LARGE_LINE_BYTES, LargeLineParser } from './json-large-line.js';
 import { describeSpawnError } from './process-spawn-error.js';
 import {
   closedInfo,
@@ -31,7 +31,7 @@ import {
   truncate,
 } from './stdio-close-info.js';
 import { isJsonRpcMessage } from './stdio-jsonrpc.js';
-import { decodeLine, LineReader } from './stdio-line-reader.js';
+import { decodeLine, type LargeLineSink, LineReader } from './stdio-line-reader.js';
 import {
   DEFAULT_MAX_MESSAGE_BYTES,
   type NonJsonLineInfo,
@@ -120,8 +120,7 @@ export class StdioTransport implements AgentwireTransport {
     this.stdoutReader = new LineReader({
       maxLineBytes: maxMessageBytes,
       onLine: (line) => this.handleLine(line),
-      onLargeLine: (chunks) => this.handleLargeLine(chunks),
-      largeLineBytes: LARGE_LINE_BYTES,
+      largeLine: { bytes: LARGE_LINE_BYTES, open: () => this.openLargeLine() },
       onOverflow: (bytes) => this.failOversized(bytes, maxMessageBytes),
     });
     this.stderrCapture = new StderrCapture(
@@ -377,15 +376,24 @@ export class StdioTransport implements AgentwireTransport {
     this.deliver(value);
   }
 
-  /** A line of megabytes: parsed without joining its chunks when it can be (see json-large-line.ts). */
-  private handleLargeLine(chunks: Buffer[]): void {
-    const value = parseLargeLine(chunks);
-    if (!isJsonRpcMessage(value)) {
-      // Not what the large-line reader reads (or not a message): the ordinary path, exact reports included.
-      this.handleLine(Buffer.concat(chunks));
-      return;
-    }
-    this.deliver(value);
+  /** A line of megabytes: parsed while it arrives, never joined (see json-large-line.ts). */
+  private openLargeLine(): LargeLineSink {
+    const parser = new LargeLineParser();
+    return {
+      push: (bytes) => parser.push(bytes),
+      end: () => {
+        const result = parser.finish();
+        if (result.ok && isJsonRpcMessage(result.value)) {
+          this.deliver(result.value);
+          return;
+        }
+        const text = parser.text();
+        if (text.trimStart() === '') return; // as the ordinary path: blank lines carry nothing
+        // The ordinary path's rule: a line that does not start with '{' is not JSON, whatever it parses to.
+        const json = result.ok && text.trimStart().startsWith('{');
+        this.skipLine(text, json ? 'not_jsonrpc' : 'not_json');
+      },
+    };
   }
 
   private deliver(message: JSONRPCMessage): void {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLargeLine } from '../../../src/mcp/transports/json-large-line.js';
-import { findLongStrings } from '../../../src/mcp/transports/json-long-strings.js';
+import { LargeLineParser, parseLargeLine } from '../../../src/mcp/transports/json-large-line.js';
 import { completeEscapesEnd, unescapeJsonString } from '../../../src/mcp/transports/json-unescape.js';
 
 /** `bytes` cut into pieces of `size` bytes (the last one shorter). */
@@ -20,49 +19,43 @@ function cuttings(bytes: Buffer): Buffer[][] {
 
 const TRICKY = 'a"b\\c\n\té😀\u0001\u2028/ \\"\\\\"end';
 
-describe('findLongStrings', () => {
-  it('finds the strings of at least the asked length, wherever the chunks are cut', () => {
-    const text = JSON.stringify({ short: 'ab', long: 'x'.repeat(10), esc: `q"${'y'.repeat(8)}` });
-    const expected = [
-      { bytes: 10, escaped: false, content: 'x'.repeat(10) },
-      { bytes: 11, escaped: true, content: `q\\"${'y'.repeat(8)}` },
-    ];
-    for (const chunks of cuttings(Buffer.from(text))) {
-      const found = findLongStrings(chunks, 10);
-      const whole = Buffer.concat(chunks);
-      const offsetOf = (p: { chunk: number; offset: number }) =>
-        chunks.slice(0, p.chunk).reduce((sum, c) => sum + c.length, 0) + p.offset;
-      expect(
-        found?.map((s) => ({
-          bytes: s.bytes,
-          escaped: s.escaped,
-          content: whole.toString('utf8', offsetOf(s.start), offsetOf(s.end)),
-        })),
-      ).toEqual(expected);
-    }
+/** The value read from `chunks` with strings of at least `min` bytes taken as long, or 'not JSON'. */
+function read(chunks: readonly Buffer[], min?: number): unknown {
+  const result = parseLargeLine(chunks, min);
+  return result.ok ? result.value : 'not JSON';
+}
+
+describe('LargeLineParser: where strings start and end', () => {
+  it('reads short and long strings alike, wherever the chunks are cut', () => {
+    const value = { short: 'ab', long: 'x'.repeat(10), esc: `q"${'y'.repeat(8)}` };
+    for (const chunks of cuttings(Buffer.from(JSON.stringify(value))))
+      expect(read(chunks, 10)).toEqual(value);
   });
 
   it('does not end a string at an escaped quote, nor after an escaped backslash', () => {
-    const text = JSON.stringify(['\\', '"', `\\"${'z'.repeat(300)}`, 'tail']);
-    for (const chunks of cuttings(Buffer.from(text))) {
-      expect(findLongStrings(chunks, 100)?.map((s) => s.bytes)).toEqual([304]);
-    }
+    const value = ['\\', '"', `\\"${'z'.repeat(300)}`, 'tail'];
+    for (const chunks of cuttings(Buffer.from(JSON.stringify(value))))
+      expect(read(chunks, 100)).toEqual(value);
   });
 
-  it('says undefined for a text that ends inside a string', () => {
-    expect(findLongStrings([Buffer.from('{"a":"unterminated')], 1)).toBeUndefined();
-    expect(findLongStrings([Buffer.from('{"a":"ends with an escape\\')], 1)).toBeUndefined();
+  it('says not JSON for a line that ends inside a string, even right after a backslash', () => {
+    expect(parseLargeLine([Buffer.from(`{"a":"${'u'.repeat(20)}`)], 1)).toEqual({ ok: false });
+    expect(parseLargeLine([Buffer.from('{"a":"ends with an escape\\')], 1)).toEqual({ ok: false });
   });
 
   it('follows long plain runs with memchr and still sees the escapes after them', () => {
-    const content = `${'p'.repeat(5000)}\\"${'q'.repeat(5000)}`;
-    const text = `["${content}","${'r'.repeat(600)}"]`;
+    const value = [`${'p'.repeat(5000)}"${'q'.repeat(5000)}`, 'r'.repeat(600)];
     for (const size of [1, 100, 4096, 65536]) {
-      expect(findLongStrings(split(Buffer.from(text), size), 500)?.map((s) => [s.bytes, s.escaped])).toEqual([
-        [10002, true],
-        [600, false],
-      ]);
+      expect(read(split(Buffer.from(JSON.stringify(value)), size), 500)).toEqual(value);
     }
+  });
+
+  it('ignores empty chunks, also right after a chunk that ends with a backslash', () => {
+    const value = { t: `a"b${'c'.repeat(40)}` };
+    const bytes = Buffer.from(JSON.stringify(value));
+    const at = bytes.indexOf(0x5c) + 1;
+    const chunks = [bytes.subarray(0, at), Buffer.alloc(0), bytes.subarray(at)];
+    expect(read(chunks, 16)).toEqual(value);
   });
 });
 
@@ -114,20 +107,20 @@ describe('parseLargeLine', () => {
   it('parses exactly as JSON.parse does, wherever the chunks are cut', () => {
     const bytes = Buffer.from(JSON.stringify(message));
     for (const size of [1, 2, 5, 64, 333, bytes.length]) {
-      expect(parseLargeLine(split(bytes, size), 64)).toEqual(message);
+      expect(read(split(bytes, size), 64)).toEqual(message);
     }
   });
 
   it('keeps the key order of an object whose key is a long string', () => {
     const value = { a: 1, ['k'.repeat(70)]: 2, z: 3 };
-    const parsed = parseLargeLine([Buffer.from(JSON.stringify(value))], 64) as Record<string, number>;
+    const parsed = read([Buffer.from(JSON.stringify(value))], 64) as Record<string, number>;
     expect(Object.keys(parsed)).toEqual(['a', 'k'.repeat(70), 'z']);
   });
 
   it('keeps a "__proto__" key as data, never as a prototype', () => {
     // The long key makes the reader rebuild the object: where a plain assignment would set the prototype.
     const line = `{"__proto__":{"polluted":"${'p'.repeat(80)}"},"${'k'.repeat(80)}":1}`;
-    const parsed = parseLargeLine([Buffer.from(line)], 64) as Record<string, unknown>;
+    const parsed = read([Buffer.from(line)], 64) as Record<string, unknown>;
     expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
     expect(Object.hasOwn(parsed, '__proto__')).toBe(true);
     expect(parsed).toEqual(JSON.parse(line));
@@ -136,23 +129,46 @@ describe('parseLargeLine', () => {
 
   it('ignores a trailing carriage return, as the ordinary path does', () => {
     const line = `${JSON.stringify({ t: 'c'.repeat(100) })}\r`;
-    expect(parseLargeLine(split(Buffer.from(line), 7), 64)).toEqual({ t: 'c'.repeat(100) });
+    expect(read(split(Buffer.from(line), 7), 64)).toEqual({ t: 'c'.repeat(100) });
   });
 
   it('decodes a multi-byte character cut between chunks', () => {
     const text = 'é😀中'.repeat(40);
     const bytes = Buffer.from(JSON.stringify({ text }));
     for (let at = 1; at < bytes.length; at++) {
-      expect(parseLargeLine([bytes.subarray(0, at), bytes.subarray(at)], 64)).toEqual({ text });
+      expect(read([bytes.subarray(0, at), bytes.subarray(at)], 64)).toEqual({ text });
     }
   });
 
-  it('says undefined (the ordinary path decides) when nothing is long or the line is not JSON', () => {
-    expect(parseLargeLine([Buffer.from('{"a":"short"}')], 64)).toBeUndefined();
-    expect(parseLargeLine([Buffer.from(`{"a":"${'x'.repeat(80)}"`)], 64)).toBeUndefined();
-    expect(parseLargeLine([Buffer.from(`{"a":"${'x'.repeat(80)}`)], 64)).toBeUndefined();
-    expect(parseLargeLine([Buffer.from(`{"a":"${'x'.repeat(80)}\\q"}`)], 64)).toBeUndefined();
-    expect(parseLargeLine([Buffer.from(`not json "${'x'.repeat(80)}"`)], 64)).toBeUndefined();
+  it('says not JSON where JSON.parse would, and reads lines without long strings too', () => {
+    expect(read([Buffer.from('{"a":"short"}')], 64)).toEqual({ a: 'short' });
+    expect(read([Buffer.from(`{"a":"${'x'.repeat(80)}"`)], 64)).toBe('not JSON');
+    expect(read([Buffer.from(`{"a":"${'x'.repeat(80)}`)], 64)).toBe('not JSON');
+    expect(read([Buffer.from(`{"a":"${'x'.repeat(80)}\\q"}`)], 64)).toBe('not JSON');
+    expect(read([Buffer.from(`{"a":"${'x'.repeat(80)}\n\\n"}`)], 64)).toBe('not JSON');
+    expect(read([Buffer.from(`not json "${'x'.repeat(80)}"`)], 64)).toBe('not JSON');
+  });
+
+  it('accepts a raw control character in a long string without escapes (the one leniency)', () => {
+    expect(read([Buffer.from(`{"a":"${'x'.repeat(80)}\t"}`)], 64)).toEqual({ a: `${'x'.repeat(80)}\t` });
+  });
+
+  it('gives back the exact text of a line that is not JSON, as the ordinary path decodes it', () => {
+    const lines = [
+      `{"a":"${'x'.repeat(80)}","b":"${'y\\"'.repeat(30)}" broken}\r`,
+      `{"unterminated":"${'é'.repeat(60)}`,
+      `{"bad escape":"${'z'.repeat(70)}\\q"}`,
+      Buffer.concat([Buffer.from(`["${'w'.repeat(70)}`), Buffer.from([0xff, 0xc3]), Buffer.from('"] tail')]),
+    ].map((line) => (typeof line === 'string' ? Buffer.from(line) : line));
+    for (const bytes of lines) {
+      for (const size of [1, 3, 16, bytes.length]) {
+        const parser = new LargeLineParser(32);
+        for (const chunk of split(bytes, size)) parser.push(chunk);
+        expect(parser.finish()).toEqual({ ok: false });
+        const expected = bytes.toString('utf8').replace(/\r$/, '');
+        expect(parser.text()).toBe(expected);
+      }
+    }
   });
 
   it('gives a 3 MiB text with escapes back intact in 64 KiB chunks', () => {
@@ -161,7 +177,7 @@ describe('parseLargeLine', () => {
       JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text }] } }),
     );
     expect(bytes.length).toBeGreaterThan(3 * 1024 * 1024);
-    const parsed = parseLargeLine(split(bytes, 65536)) as { result: { content: { text: string }[] } };
+    const parsed = read(split(bytes, 65536)) as { result: { content: { text: string }[] } };
     expect(parsed.result.content[0]?.text === text).toBe(true);
   });
 });
@@ -224,10 +240,8 @@ describe('parseLargeLine on generated values', () => {
         pieces.push(bytes.subarray(at, at + size));
         at += size;
       }
-      const parsed = parseLargeLine(pieces, 16);
-      if (parsed === undefined) continue; // no long string in this one: the ordinary path's business
-      expect(parsed).toEqual(JSON.parse(text));
-      compared++;
+      expect(read(pieces, 16)).toEqual(JSON.parse(text));
+      if (/"(?:[^"\\]|\\.){16,}"/.test(text)) compared++;
     }
     expect(compared).toBeGreaterThan(150);
   });

@@ -18,31 +18,40 @@ function recorder(options: Partial<LineReaderOptions> = {}) {
 }
 
 describe('LineReader', () => {
-  it('hands a line of at least largeLineBytes to onLargeLine with its chunks unjoined', () => {
-    const large: [string[], number][] = [];
+  it('streams a line of at least largeLine.bytes to a sink, bytes held so far first', () => {
+    const events: string[] = [];
     const { reader, lines } = recorder({
-      largeLineBytes: 8,
-      onLargeLine: (chunks, bytes) => large.push([chunks.map((c) => c.toString()), bytes]),
+      largeLine: {
+        bytes: 8,
+        open: () => {
+          events.push('open');
+          return { push: (bytes) => events.push(bytes.toString()), end: () => events.push('end') };
+        },
+      },
     });
-    for (const chunk of ['short\nlong', 'er line', ' here\n1234567\n12345678\n'])
+    for (const chunk of ['short\nlo', 'ng', 'er line', ' here\n1234567\n12345678\n'])
       reader.push(Buffer.from(chunk));
     expect(lines).toEqual(['short', '1234567']);
-    expect(large).toEqual([
-      [['long', 'er line', ' here'], 16],
-      [['12345678'], 8],
-    ]);
+    expect(events).toEqual(['open', 'lo', 'ng', 'er line', ' here', 'end', 'open', '12345678', 'end']);
   });
 
-  it('drops an overlong line before it could reach onLargeLine', () => {
-    const large: number[] = [];
+  it('abandons the sink of a line that goes over maxLineBytes, and ends the last line at the stream end', () => {
+    const events: string[] = [];
     const { reader, overflows } = recorder({
       maxLineBytes: 10,
-      largeLineBytes: 4,
-      onLargeLine: (_chunks, bytes) => large.push(bytes),
+      largeLine: {
+        bytes: 4,
+        open: () => {
+          events.push('open');
+          return { push: (bytes) => events.push(bytes.toString()), end: () => events.push('end') };
+        },
+      },
     });
-    reader.push(Buffer.from('12345678901\n12345\n'));
+    reader.push(Buffer.from('123456'));
+    reader.push(Buffer.from('78901\n12345'));
+    reader.end();
     expect(overflows).toEqual([11]);
-    expect(large).toEqual([5]);
+    expect(events).toEqual(['open', '123456', 'open', '12345', 'end']);
   });
 
   it('splits lines across and within chunks', () => {
