@@ -9,17 +9,22 @@
  * 1. follows JSON's string grammar (RFC 8259 section 7: a string starts and ends with an unescaped `"`, a
  *    backslash escapes the next character) to see where each string value starts and ends;
  * 2. once a string reaches {@link LONG_STRING_BYTES}, sends its content to a {@link LongJsonString}, which
- *    decodes it as it comes, so the chunks are let go at once;
+ *    decodes and unescapes it as it comes, so the chunks are let go at once;
  * 3. keeps the rest of the line, the "skeleton", with a placeholder for each long string, and parses it
  *    with `JSON.parse` at the end, which validates everything but the long strings' content;
- * 4. puts the long strings back (unescaped in pieces where they have escapes; json-unescape.ts).
+ * 4. puts the long strings back into the parsed skeleton (json-placeholders.ts).
  *
- * One leniency against `JSON.parse`: a raw control character inside a long string without escapes is
- * accepted. A line that is not JSON is reported with its text, rebuilt exactly (see {@link LargeLineParser.text}).
+ * Measured (bench/PROFILE.md): a 20 MiB plain text result peaks at ~2.4× its size instead of ~4×, and is
+ * read faster; text dense with escapes (JSON inside a text block) costs the byte-by-byte scan on top of
+ * the unescaping that `JSON.parse` does anyway.
+ *
+ * One leniency against `JSON.parse`: a raw control character inside a long string, in a 1 MiB stretch
+ * without escapes, is accepted. A line that is not JSON is reported with its text, long strings
+ * re-escaped (see {@link LargeLineParser.text}).
  */
 
 import { LongJsonString } from './json-long-string.js';
-import { placeholderBytes, restoreLongStrings, withRawLongStrings } from './json-placeholders.js';
+import { placeholderBytes, restoreLongStrings, withWrittenLongStrings } from './json-placeholders.js';
 
 /**
  * Lines of at least this many bytes (4 MiB) are read here. Below it the 4× peak is a few MiB, and the
@@ -32,10 +37,13 @@ export const LONG_STRING_BYTES = 32 * 1024;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 /**
- * After this many plain bytes inside one string, stop looking at bytes one by one and let `indexOf`
- * (memchr) find the next special byte: a 20 MiB plain string is scanned in ~2 ms instead of ~40.
+ * Inside a string only an unescaped quote matters: the next quote is found with `indexOf` (memchr) and is
+ * escaped when an odd run of backslashes comes right before it. Where quotes come closer together than
+ * {@link DENSE_QUOTE_GAP} bytes (escaped quotes, as in JSON inside a text block), the next
+ * {@link DENSE_SCAN_BYTES} bytes are looked at one by one instead, cheaper than a native call per quote.
  */
-const SCAN_BYTES_BEFORE_SEARCH = 256;
+const DENSE_QUOTE_GAP = 64;
+const DENSE_SCAN_BYTES = 256;
 
 /** What a finished line turned out to be. */
 export type LargeLineResult =
@@ -57,8 +65,8 @@ export class LargeLineParser {
   private inString = false;
   /** The previous chunk ended with a backslash inside a string: the next chunk's first byte is escaped. */
   private escapeNext = false;
-  /** Whether the string being scanned has a backslash. */
-  private escaped = false;
+  /** Whether the chunk being read started with such an escaped byte. */
+  private chunkStartEscaped = false;
   /** Offsets in the line: of the next chunk's first byte, and of the current string's first content byte. */
   private base = 0;
   private stringStart = 0;
@@ -75,6 +83,7 @@ export class LargeLineParser {
     let i = 0;
     /** The first byte of `chunk` not yet given to the skeleton or to the current long string. */
     let from = 0;
+    this.chunkStartEscaped = this.escapeNext;
     if (this.escapeNext) {
       this.escapeNext = false;
       i = 1;
@@ -86,7 +95,6 @@ export class LargeLineParser {
         if (i === length) break;
         i++;
         this.inString = true;
-        this.escaped = false;
         this.stringStart = this.base + i;
         continue;
       }
@@ -126,13 +134,8 @@ export class LargeLineParser {
    * @returns The value, or `{ ok: false }` when the line is not JSON.
    */
   finish(): LargeLineResult {
-    if (this.inString) return { ok: false };
-    let values: string[];
-    try {
-      values = this.strings.map((string) => string.value());
-    } catch {
-      return { ok: false };
-    }
+    if (this.inString || !this.strings.every((string) => string.valid)) return { ok: false };
+    const values = this.strings.map((string) => string.value());
     let value: unknown;
     try {
       value = JSON.parse(this.skeletonText());
@@ -143,39 +146,53 @@ export class LargeLineParser {
   }
 
   /**
-   * The line's text, as the ordinary path would have decoded it (UTF-8, a trailing `\r` dropped): for
-   * reporting a line that is not what it should be. Call after {@link LargeLineParser.finish}.
+   * The line's text, for reporting a line that is not what it should be: decoded as the ordinary path
+   * decodes it (UTF-8, a trailing `\r` dropped), except that the long strings' valid parts are re-escaped
+   * by `JSON.stringify` (the same JSON, maybe other escapes: their text as written was let go while
+   * reading). Call after {@link LargeLineParser.finish}.
    */
   text(): string {
     if (this.current !== undefined) this.endLongString(); // a string the line ended inside of
-    const text = withRawLongStrings(this.skeletonText(), this.strings);
+    const text = withWrittenLongStrings(this.skeletonText(), this.strings);
     return text.endsWith('\r') ? text.slice(0, -1) : text;
   }
 
   /**
    * Scans string content from `i` to its closing quote. Returns the quote's index, `length` when the string
-   * goes on past the chunk, or `length + 1` when the chunk ends with a backslash (the escaped byte is in
-   * the next chunk).
+   * goes on past the chunk, or `length + 1` when it goes on and the chunk ends with a backslash that
+   * escapes the next chunk's first byte (an odd run of them).
    */
   private scanString(chunk: Buffer, start: number): number {
     const length = chunk.length;
-    let plain = 0;
+    // Bytes before `floor` are not part of a backslash run that could escape a quote here: the first byte
+    // when the previous chunk's run escaped it.
+    const floor = start === 1 && this.chunkStartEscaped ? 1 : 0;
     let i = start;
-    for (; i < length; i++) {
-      const byte = chunk[i];
-      if (byte === QUOTE) return i;
-      if (byte === BACKSLASH) {
-        this.escaped = true;
-        plain = 0;
-        i++; // skip the escaped byte (the loop's i++ moves past it)
-        continue;
+    let dense = false;
+    for (;;) {
+      let quote = -1;
+      if (dense) {
+        // Quotes come close together (escaped ones, as in JSON inside a text): bytes one by one.
+        const end = Math.min(length, i + DENSE_SCAN_BYTES);
+        for (let k = i; k < end; k++) {
+          if (chunk[k] === QUOTE) {
+            quote = k;
+            break;
+          }
+        }
+        if (quote === -1 && end < length) {
+          i = end;
+          dense = false;
+          continue;
+        }
+      } else {
+        quote = chunk.indexOf(QUOTE, i);
       }
-      if (++plain === SCAN_BYTES_BEFORE_SEARCH) {
-        plain = 0;
-        i = nextSpecialByte(chunk, i + 1) - 1;
-      }
+      if (quote === -1) return backslashRun(chunk, length, floor) % 2 === 1 ? length + 1 : length;
+      if (backslashRun(chunk, quote, floor) % 2 === 0) return quote;
+      dense = quote - i < DENSE_QUOTE_GAP;
+      i = quote + 1;
     }
-    return i;
   }
 
   /**
@@ -188,26 +205,24 @@ export class LargeLineParser {
     // The content starts in the last skeleton pieces: at most LONG_STRING_BYTES plus this chunk.
     let first = this.skeleton.length;
     while (first > 0 && this.skeletonStarts[first - 1]! >= this.stringStart) first--;
+    // The piece before holds the opening quote, and maybe the content's first bytes.
     const cut = first - 1;
-    const content: Buffer[] = [];
     if (cut >= 0 && this.skeletonStarts[cut]! >= 0) {
       const piece = this.skeleton[cut]!;
       const offset = this.stringStart - this.skeletonStarts[cut]!;
-      if (offset < piece.length) {
-        content.push(piece.subarray(offset));
-        this.skeleton[cut] = piece.subarray(0, offset);
-      }
+      string.push(piece.subarray(offset));
+      this.skeleton[cut] = piece.subarray(0, offset);
     }
-    content.push(...this.skeleton.splice(first));
-    this.skeletonStarts.splice(first);
-    for (const bytes of content) string.push(bytes);
+    // One by one: a spread of many small chunks could exceed the call's argument limit.
+    for (let k = first; k < this.skeleton.length; k++) string.push(this.skeleton[k]!);
+    this.skeleton.length = first;
+    this.skeletonStarts.length = first;
     this.current = string;
     return to;
   }
 
   private endLongString(): void {
     const string = this.current!;
-    string.escaped = this.escaped;
     string.end();
     this.current = undefined;
     this.skeleton.push(placeholderBytes(this.strings.length));
@@ -226,15 +241,11 @@ export class LargeLineParser {
   }
 }
 
-/**
- * The index of the next quote or backslash in `chunk` from `from`, or its length if there is none. The
- * backslash search is bounded by the quote found, so text with many long strings stays linear.
- */
-function nextSpecialByte(chunk: Buffer, from: number): number {
-  const quote = chunk.indexOf(QUOTE, from);
-  const end = quote === -1 ? chunk.length : quote;
-  const backslash = chunk.subarray(from, end).indexOf(BACKSLASH);
-  return backslash === -1 ? end : from + backslash;
+/** How many backslashes come right before `end` in `chunk`, not counting bytes before `floor`. */
+function backslashRun(chunk: Buffer, end: number, floor: number): number {
+  let count = 0;
+  for (let k = end - 1; k >= floor && chunk[k] === BACKSLASH; k--) count++;
+  return count;
 }
 
 /**

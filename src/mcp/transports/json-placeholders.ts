@@ -12,57 +12,74 @@ const PLACEHOLDER = `\u0000agentwire-long-string:${randomUUID()}:`;
 /** The same, as it is written inside a JSON string (`\u0000` escaped). */
 const PLACEHOLDER_JSON = JSON.stringify(PLACEHOLDER).slice(1, -1);
 
-/** Long strings as {@link withRawLongStrings} needs them. */
-export type LongStrings = readonly { raw(): string }[];
+/** Long strings as {@link withWrittenLongStrings} needs them. */
+export type LongStrings = readonly { written(): string }[];
 
 /** The bytes that stand for string `index` between its quotes in the skeleton. */
 export function placeholderBytes(index: number): Buffer {
   return Buffer.from(`${PLACEHOLDER_JSON}${index}`);
 }
 
-/** Puts the long strings back into the parsed skeleton, in place (only its placeholders change). */
-export function restoreLongStrings(value: unknown, strings: readonly string[]): unknown {
-  if (typeof value === 'string') {
-    if (!value.startsWith(PLACEHOLDER)) return value;
-    return strings[Number(value.slice(PLACEHOLDER.length))] ?? value;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = restoreLongStrings(value[i], strings);
-    return value;
-  }
-  if (value === null || typeof value !== 'object') return value;
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  if (keys.some((key) => key.startsWith(PLACEHOLDER))) {
-    // A long key: rebuild the object so that the key keeps its place in the order.
-    const rebuilt: Record<string, unknown> = {};
-    for (const key of keys) {
-      setOwn(rebuilt, restoreLongStrings(key, strings) as string, restoreLongStrings(record[key], strings));
+/**
+ * Puts the long strings back into the parsed skeleton, in place: only placeholders change, and every
+ * object and array keeps its identity. Iterative, so a skeleton nested as deep as `JSON.parse` allows
+ * cannot overflow the stack.
+ */
+export function restoreLongStrings(root: unknown, strings: readonly string[]): unknown {
+  const restore = (value: string): string =>
+    value.startsWith(PLACEHOLDER) ? (strings[Number(value.slice(PLACEHOLDER.length))] ?? value) : value;
+  if (typeof root === 'string') return restore(root);
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const item: unknown = node[i];
+        if (typeof item === 'string') node[i] = restore(item);
+        else if (item !== null && typeof item === 'object') pending.push(item);
+      }
+      continue;
     }
-    return rebuilt;
+    const record = node as Record<string, unknown>;
+    const keys = Object.keys(record);
+    for (const key of keys) {
+      const item = record[key];
+      if (typeof item === 'string') {
+        const restored = restore(item);
+        if (restored !== item) record[key] = restored;
+      } else if (item !== null && typeof item === 'object') pending.push(item);
+    }
+    if (keys.some((key) => key.startsWith(PLACEHOLDER))) rekey(record, keys, restore);
   }
-  for (const key of keys) {
-    const before = record[key];
-    const after = restoreLongStrings(before, strings);
-    if (after !== before) record[key] = after;
-  }
-  return value;
+  return root;
 }
 
-/** The skeleton's text with each placeholder replaced by its string's raw content (escapes as written). */
-export function withRawLongStrings(skeleton: string, strings: LongStrings): string {
+/** Replaces placeholder keys in place, keeping the key order (every key is removed and added again). */
+function rekey(
+  record: Record<string, unknown>,
+  keys: readonly string[],
+  restore: (key: string) => string,
+): void {
+  const entries = keys.map((key) => [restore(key), record[key]] as const);
+  for (const key of keys) delete record[key];
+  for (const [key, value] of entries) setOwn(record, key, value);
+}
+
+/** The skeleton's text with each placeholder replaced by its string's content as JSON text. */
+export function withWrittenLongStrings(skeleton: string, strings: LongStrings): string {
   const parts = skeleton.split(PLACEHOLDER_JSON);
   let text = parts[0] ?? '';
   for (let i = 1; i < parts.length; i++) {
     const part = parts[i]!;
     const digits = /^\d+/.exec(part)?.[0] ?? '';
     const string = strings[Number(digits)];
-    text += string === undefined ? PLACEHOLDER_JSON + part : string.raw() + part.slice(digits.length);
+    text += string === undefined ? PLACEHOLDER_JSON + part : string.written() + part.slice(digits.length);
   }
   return text;
 }
 
-/** Sets an own data property, also for `__proto__` (on a new object, assigning it sets the prototype). */
+/** Sets an own data property, also for `__proto__` (assigning it would set the prototype instead). */
 function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
 }

@@ -1,31 +1,7 @@
 /**
- * Unescapes the content of one JSON string (RFC 8259 section 7) given in pieces, without joining them
- * first: a 20 MiB string with escapes in it (JSON or code inside a tool's text) costs one copy, not three.
- *
- * Each piece is cut where no escape straddles the cut and handed to `JSON.parse` (quoted), so the grammar,
- * its errors and every escape (`\uD83D\uDE00` split across pieces included: JavaScript strings are
- * UTF-16, so the two halves join again) are exactly `JSON.parse`'s.
+ * Where escaped JSON string content (RFC 8259 section 7) can be cut so that each part unescapes on its
+ * own: long strings are unescaped piece by piece as they arrive (json-long-string.ts), never whole.
  */
-
-/**
- * Joins and unescapes the raw (still escaped) content of a JSON string.
- *
- * @param pieces - The content between the quotes, decoded from UTF-8, split anywhere.
- * @returns The string value (a rope of the unescaped pieces).
- * @throws SyntaxError (from `JSON.parse`) for an invalid escape or a raw control character.
- */
-export function unescapeJsonString(pieces: Iterable<string>): string {
-  let value = '';
-  let carry = '';
-  for (const piece of pieces) {
-    const text = carry + piece;
-    const cut = completeEscapesEnd(text);
-    if (cut > 0) value += JSON.parse(`"${text.slice(0, cut)}"`) as string;
-    carry = text.slice(cut);
-  }
-  if (carry !== '') value += JSON.parse(`"${carry}"`) as string;
-  return value;
-}
 
 /**
  * The length of the longest prefix of `text` that ends on an escape boundary: `text` minus a trailing

@@ -380,20 +380,33 @@ export class StdioTransport implements AgentwireTransport {
   private openLargeLine(): LargeLineSink {
     const parser = new LargeLineParser();
     return {
-      push: (bytes) => parser.push(bytes),
-      end: () => {
-        const result = parser.finish();
-        if (result.ok && isJsonRpcMessage(result.value)) {
-          this.deliver(result.value);
-          return;
-        }
-        const text = parser.text();
-        if (text.trimStart() === '') return; // as the ordinary path: blank lines carry nothing
-        // The ordinary path's rule: a line that does not start with '{' is not JSON, whatever it parses to.
-        const json = result.ok && text.trimStart().startsWith('{');
-        this.skipLine(text, json ? 'not_jsonrpc' : 'not_json');
-      },
+      push: (bytes) => this.guardLargeLine(() => parser.push(bytes)),
+      end: () => this.guardLargeLine(() => this.endLargeLine(parser)),
     };
+  }
+
+  private endLargeLine(parser: LargeLineParser): void {
+    const result = parser.finish();
+    if (result.ok && isJsonRpcMessage(result.value)) {
+      this.deliver(result.value);
+      return;
+    }
+    const text = parser.text();
+    if (text.trimStart() === '') return; // as the ordinary path: blank lines carry nothing
+    // The ordinary path's rule: a line that does not start with '{' is not JSON, whatever it parses to.
+    const json = result.ok && text.trimStart().startsWith('{');
+    this.skipLine(text, json ? 'not_jsonrpc' : 'not_json');
+  }
+
+  /** The large-line reader runs in the stdout listener: whatever it throws is reported, never thrown. */
+  private guardLargeLine(step: () => void): void {
+    try {
+      step();
+    } catch (error) {
+      this.report(
+        this.error('transport', `cannot read a large stdout line from "${this.serverName}"`, error),
+      );
+    }
   }
 
   private deliver(message: JSONRPCMessage): void {

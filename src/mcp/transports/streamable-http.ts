@@ -587,7 +587,8 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     } catch (error) {
       throw httpTransportError('protocol', state.context, 'the answer is not valid JSON', { cause: error });
     }
-    for (const item of Array.isArray(parsed) ? parsed : [parsed]) this.deliverValue(item, state);
+    if (!Array.isArray(parsed)) this.deliverValue(parsed, state);
+    else for (const item of parsed) this.deliverValue(item, state);
   }
 
   private deliverText(data: string, state: RequestState | undefined): void {
@@ -662,18 +663,42 @@ function lowerCaseNames(headers: Record<string, string>): Record<string, string>
 
 /** The media type without parameters, lower-cased; '' when absent. */
 function mediaType(contentType: string | null): string {
+  // The two answers a server gives on every call, as servers usually spell them: no split, no allocation.
+  if (contentType === 'application/json' || contentType === 'text/event-stream') return contentType;
   return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-/** Reads a whole body as UTF-8 text, calling `onBytes` per chunk (to reset the idle timer). */
+/** For bodies that arrived whole: a non-streaming decode keeps no state, so one decoder serves every call. */
+const UTF8 = new TextDecoder();
+
+/**
+ * Reads a whole body as UTF-8 text, calling `onBytes` per chunk (to reset the idle timer). A reader loop
+ * rather than `for await`: the async iterator releases its reader at the end, which builds a `TypeError`
+ * (stack included) per response, and costs a few promise hops more; measured in 1 000-call bursts, about
+ * 50 µs of client CPU per call. A body that came in one chunk (the usual JSON answer) is decoded in one go,
+ * without a streaming decoder.
+ */
 async function readText(body: ReadableStream<Uint8Array>, onBytes: () => void): Promise<string> {
-  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  let first: Uint8Array | undefined;
+  let decoder: InstanceType<typeof TextDecoder> | undefined;
   let text = '';
-  for await (const chunk of body) {
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
     onBytes();
-    text += decoder.decode(chunk, { stream: true });
+    if (decoder === undefined) {
+      if (first === undefined) {
+        first = value;
+        continue;
+      }
+      decoder = new TextDecoder();
+      text = decoder.decode(first, { stream: true });
+    }
+    text += decoder.decode(value, { stream: true });
   }
-  return text + decoder.decode();
+  if (decoder !== undefined) return text + decoder.decode();
+  return first === undefined ? '' : UTF8.decode(first);
 }
 
 function describe(error: unknown): string {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LargeLineParser, parseLargeLine } from '../../../src/mcp/transports/json-large-line.js';
-import { completeEscapesEnd, unescapeJsonString } from '../../../src/mcp/transports/json-unescape.js';
+import { LongJsonString } from '../../../src/mcp/transports/json-long-string.js';
+import { completeEscapesEnd } from '../../../src/mcp/transports/json-unescape.js';
 
 /** `bytes` cut into pieces of `size` bytes (the last one shorter). */
 function split(bytes: Buffer, size: number): Buffer[] {
@@ -59,26 +60,63 @@ describe('LargeLineParser: where strings start and end', () => {
   });
 });
 
-describe('unescapeJsonString', () => {
-  it('gives what JSON.parse gives, however the escaped text is cut', () => {
-    const escaped = JSON.stringify(TRICKY).slice(1, -1);
-    for (let at = 0; at <= escaped.length; at++) {
-      expect(unescapeJsonString([escaped.slice(0, at), escaped.slice(at)])).toBe(TRICKY);
+describe('LongJsonString', () => {
+  /** The string read from `escaped` (JSON string content as written) cut at `cuts`. */
+  function long(escaped: string, cuts: number[] = []): LongJsonString {
+    const bytes = Buffer.from(escaped);
+    const string = new LongJsonString();
+    let from = 0;
+    for (const at of [...cuts, bytes.length]) {
+      string.push(bytes.subarray(from, at));
+      from = at;
     }
-    expect(unescapeJsonString([...escaped])).toBe(TRICKY);
+    string.end();
+    return string;
+  }
+
+  it('gives what JSON.parse gives, however the escaped bytes are cut', () => {
+    const escaped = JSON.stringify(TRICKY).slice(1, -1);
+    const length = Buffer.byteLength(escaped);
+    for (let at = 0; at <= length; at++) expect(long(escaped, [at]).value()).toBe(TRICKY);
+    expect(
+      long(
+        escaped,
+        Array.from({ length }, (_, i) => i),
+      ).value(),
+    ).toBe(TRICKY);
   });
 
-  it('joins a surrogate pair written as two \\u escapes in different pieces', () => {
-    expect(unescapeJsonString(['x\\ud83d', '\\ude00y'])).toBe('x😀y');
-    expect(unescapeJsonString(['x\\ud8', '3d\\ude00'])).toBe('x😀');
+  it('joins a surrogate pair written as two \\u escapes cut anywhere', () => {
+    const escaped = 'x\\ud83d\\ude00y';
+    for (let at = 0; at <= escaped.length; at++) expect(long(escaped, [at]).value()).toBe('x😀y');
   });
 
-  it('throws SyntaxError for an invalid escape or a raw control character', () => {
-    expect(() => unescapeJsonString(['bad \\q escape'])).toThrow(SyntaxError);
-    expect(() => unescapeJsonString(['raw \n newline'])).toThrow(SyntaxError);
-    expect(() => unescapeJsonString(['short \\u12'])).toThrow(SyntaxError);
+  it('is invalid for a bad escape, a raw control character next to escapes, or an unfinished escape', () => {
+    expect(long('bad \\q escape').valid).toBe(false);
+    expect(long('raw \n newline \\n').valid).toBe(false);
+    expect(long('short \\u12').valid).toBe(false);
+    expect(long('ends with \\').valid).toBe(false);
+    expect(long('fine \\u00e9').valid).toBe(true);
   });
 
+  it('keeps the 1 MiB piece it could not read as written, for reports', () => {
+    expect(long('ok \\u00e9 then \\q bad').written()).toBe('ok \\u00e9 then \\q bad');
+    expect(long('ok \\u00e9').written()).toBe('ok é');
+  });
+
+  it('decodes and unescapes a 3 MiB string in 1 MiB batches, pieces cut inside escapes included', () => {
+    const text = 'line "one"\n\tline two \\ é 😀\n'.repeat(100_000);
+    const bytes = Buffer.from(JSON.stringify(text).slice(1, -1));
+    expect(bytes.length).toBeGreaterThan(3 * 1024 * 1024);
+    const string = new LongJsonString();
+    for (const piece of split(bytes, 65_537)) string.push(piece);
+    string.end();
+    expect(string.valid).toBe(true);
+    expect(string.value() === text).toBe(true);
+  });
+});
+
+describe('completeEscapesEnd', () => {
   it('cuts before a trailing escape start and before an unfinished \\u escape', () => {
     expect(completeEscapesEnd('ab\\')).toBe(2);
     expect(completeEscapesEnd('ab\\\\')).toBe(4);
@@ -169,6 +207,27 @@ describe('parseLargeLine', () => {
         expect(parser.text()).toBe(expected);
       }
     }
+  });
+
+  it('reports the long strings of a line that is not JSON re-escaped: the same JSON, maybe other escapes', () => {
+    const parser = new LargeLineParser(16);
+    parser.push(Buffer.from(`{"a":"${'\\u00e9'.repeat(10)}", oops}`));
+    expect(parser.finish()).toEqual({ ok: false });
+    expect(parser.text()).toBe(`{"a":"${'é'.repeat(10)}", oops}`);
+  });
+
+  it('reads a skeleton nested as deep as JSON.parse allows without overflowing the stack', () => {
+    const depth = 100_000;
+    const line = `{"deep":${'['.repeat(depth)}${']'.repeat(depth)},"text":"${'t'.repeat(100)}"}`;
+    const result = parseLargeLine([Buffer.from(line)], 64);
+    expect(result.ok).toBe(true);
+    expect((result as { value: { text: string } }).value.text).toBe('t'.repeat(100));
+  });
+
+  it('takes a line in 300 000 one-byte chunks before a long string', () => {
+    const value = { list: Array.from({ length: 100_000 }, (_, i) => i % 10), text: 'q'.repeat(50_000) };
+    const bytes = Buffer.from(JSON.stringify(value));
+    expect(read(split(bytes, 1))).toEqual(value);
   });
 
   it('gives a 3 MiB text with escapes back intact in 64 KiB chunks', () => {
