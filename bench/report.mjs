@@ -194,12 +194,13 @@ function sections(w) {
       out.push(`### ${s.calls} concurrent calls, ${s.transport}\n`);
       out.push(
         clientTable(
-          ['total (median of bursts)', 'p50 latency', 'p99 latency', 'warnings'],
+          ['total (median of bursts)', 'p50 latency', 'p99 latency', 'client CPU per call', 'warnings'],
           s.clients,
           (e) => [
             ms(e.totalMs),
             ms(e.p50Us / 1000),
             ms(e.p99Us / 1000),
+            e.cpuUsPerCall === undefined ? '—' : `${Math.round(e.cpuUsPerCall)} µs`,
             e.warnings.length === 0 ? 'none' : e.warnings.map((m) => `${m.message} (×${m.count})`).join('; '),
           ],
           (e) => e.totalMs,
@@ -324,8 +325,9 @@ ${meta.quick ? '\n**This is a --quick run: counts are too small to quote.**\n' :
 
 Servers: the fast fixture is \`bench/fixtures/\` (raw JSON-RPC, no SDK, results pre-serialised) over stdio
 and over Streamable HTTP (node:http, JSON responses, a separate process); server-everything 2026.8.31 over
-stdio and streamableHttp. Every client connects to its own copy of the same server; in workloads 1, 2 and 6
-all clients run in one process taking turns in rotating order, in 3–5 each client runs in a fresh process.
+stdio and streamableHttp. Every client connects to its own copy of the same server; in workloads 1 and 6
+all clients run in one process taking turns in rotating order, in 2–5 each client runs in a fresh process
+(in 2, one per client per round, in rotating order).
 
 ## Goals (issue 8)
 

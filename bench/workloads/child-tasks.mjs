@@ -3,6 +3,8 @@
 //   tools  {tools, repeats}                             -> workload 4: connect + list of many tools, memory,
 //                                                          and (agentwire, SDK v2) a list_changed refresh
 //   churn  {cycles}                                     -> workload 5: connect/disconnect cycles, leftovers
+//   burst  {transport, calls, warmup, warmupMs, bursts} -> workload 2: bursts of concurrent calls, per-call
+//                                                          latency, client CPU and process warnings
 // Usage: node child-tasks.mjs <task> <adapterId> <json params>; prints {"bench": …} as its last line.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ADAPTERS } from '../lib/clients.mjs';
@@ -154,14 +156,83 @@ async function textOf(promise) {
   return value?.content?.[0]?.text ?? value?.[0]?.text ?? JSON.stringify(value);
 }
 
-const tasks = { large, tools, churn };
+/** One burst of `calls` concurrent `echo` calls: its total time and each call's latency in µs. */
+async function oneBurst(conn, calls) {
+  const latencies = new Array(calls);
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: calls }, async (_, i) => {
+      await conn.call('echo', { message: `burst ${i}` });
+      latencies[i] = (performance.now() - start) * 1000;
+    }),
+  );
+  return { totalMs: performance.now() - start, latencies };
+}
+
+/**
+ * Lets the previous burst's sockets go idle. Right after a burst, fetch's pool (undici) still counts a third
+ * to two thirds of its connections as busy until its next macrotask; a burst started at once opens hundreds
+ * of new connections, and the figure measures when undici got round to that, not the client (measured: 0 to
+ * 670 new connections per back-to-back burst, 460 to 1 600 ms, for the bare fetch alike).
+ */
+const settle = () => sleep(10);
+
+async function burst({ transport, calls, warmup, warmupMs, bursts }) {
+  // Node emits each kind of listener-leak warning once per emitter; keep the distinct messages (numbers
+  // stripped) and how often each came, warm-up bursts included (a fresh process warns in its first burst).
+  const warnings = new Map();
+  const onWarning = (w) => {
+    const key = `${w.name}: ${w.message}`.replace(/\d+/g, 'N').slice(0, 160);
+    warnings.set(key, (warnings.get(key) ?? 0) + 1);
+  };
+  process.on('warning', onWarning);
+  const http = transport === 'http' ? await startFastHttp() : undefined;
+  const conn = await (http ? adapter.http(http.url) : adapter.stdio(fastStdio()));
+  const totals = [];
+  const latencies = [];
+  let cpuUs = 0;
+  try {
+    await conn.call('echo', { message: 'warm' });
+    // Warm-up bursts pay for JIT and socket pools: at least `warmup` of them and `warmupMs` of bursting. A
+    // count alone is not enough: one stdio burst takes ~30 ms, too short for a fresh process to optimise the
+    // client's code (measured: agentwire 82 ms per burst after one warm-up burst, 33 ms after five).
+    const warmStart = performance.now();
+    for (let i = 0; i < warmup || performance.now() - warmStart < warmupMs; i++) {
+      await oneBurst(conn, calls);
+      await settle();
+    }
+    for (let i = 0; i < bursts; i++) {
+      await settle();
+      const cpu = process.cpuUsage();
+      const result = await oneBurst(conn, calls);
+      const used = process.cpuUsage(cpu);
+      cpuUs += used.user + used.system;
+      totals.push(result.totalMs);
+      for (const l of result.latencies) latencies.push(Math.round(l * 10) / 10);
+    }
+    // Warnings are emitted on a later tick.
+    await settle();
+  } finally {
+    process.off('warning', onWarning);
+    await conn.close().catch(() => {});
+    await http?.stop();
+  }
+  return {
+    totals,
+    latencies,
+    cpuUsPerCall: cpuUs / (bursts * calls),
+    warnings: [...warnings].map(([message, count]) => ({ message, count })),
+  };
+}
+
+const tasks = { large, tools, churn, burst };
+let line;
 try {
   const result = await tasks[task](params);
-  process.stdout.write(`${JSON.stringify({ bench: result })}\n`);
+  line = `${JSON.stringify({ bench: result })}\n`;
 } catch (error) {
-  process.stdout.write(
-    `${JSON.stringify({ bench: { error: String(error?.message ?? error).slice(0, 300) } })}\n`,
-  );
+  line = `${JSON.stringify({ bench: { error: String(error?.message ?? error).slice(0, 300) } })}\n`;
 }
-// A client that leaves a handle open must not hang the bench; what it left is counted above.
-process.exit(0);
+// A client that leaves a handle open must not hang the bench; what it left is counted above. Exit once the
+// line is flushed: stdout is an asynchronous pipe, and exiting at once cut long lines at 64 KiB.
+process.stdout.write(line, () => process.exit(0));

@@ -1,93 +1,69 @@
 // Workload 2: `calls` concurrent tools/call requests over one connection, per transport, against the fast
-// fixture. Reported per client: the median total time of a burst, and p50 / p99 of the per-call latency
-// over all bursts; also any process warning (e.g. MaxListenersExceededWarning) raised during its bursts.
+// fixture. Each client runs its bursts in a fresh process of its own (the `burst` task of child-tasks.mjs),
+// one process per client per round, clients taking turns in an order rotated each round: run in one shared
+// process, a client paid for the garbage and the socket pools the clients before it left behind.
+// Reported per client: the median total time of a burst, p50 / p99 of the per-call latency over all bursts,
+// the client's CPU per call, and any process warning (e.g. MaxListenersExceededWarning) raised in its bursts.
+import { runChild } from '../lib/child.mjs';
 import { ADAPTERS } from '../lib/clients.mjs';
-import { fastStdio, startFastHttp } from '../lib/servers.mjs';
 import { median, quantile, rotate } from '../lib/stats.mjs';
 
-async function burst(conn, calls) {
-  const latencies = new Array(calls);
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: calls }, async (_, i) => {
-      await conn.call('echo', { message: `burst ${i}` });
-      latencies[i] = (performance.now() - start) * 1000;
-    }),
-  );
-  return { totalMs: performance.now() - start, latencies };
+/** Sums warning counts by message over the rounds. */
+function addWarnings(into, warnings) {
+  for (const { message, count } of warnings ?? []) into.set(message, (into.get(message) ?? 0) + count);
 }
 
-async function scenario(transport, connect, { calls, rounds }) {
-  const conns = [];
-  const clients = {};
-  for (const adapter of ADAPTERS) {
-    try {
-      conns.push({ adapter, conn: await connect(adapter) });
-    } catch (error) {
-      clients[adapter.id] = { error: String(error?.message ?? error) };
-    }
-  }
-  let current;
-  // Node emits each kind of listener-leak warning once per emitter; keep the distinct messages (numbers
-  // stripped) and how often each came, per client.
-  const warnings = new Map(conns.map(({ adapter }) => [adapter.id, new Map()]));
-  const onWarning = (w) => {
-    const into = current && warnings.get(current);
-    if (!into) return;
-    const key = `${w.name}: ${w.message}`.replace(/\d+/g, 'N').slice(0, 160);
-    into.set(key, (into.get(key) ?? 0) + 1);
-  };
-  process.on('warning', onWarning);
-  const totals = new Map(conns.map(({ adapter }) => [adapter.id, []]));
-  const latencies = new Map(conns.map(({ adapter }) => [adapter.id, []]));
+async function scenario(transport, { calls, rounds, warmup = 1, warmupMs = 1_000, bursts = 3 }) {
+  const runs = new Map(
+    ADAPTERS.map((a) => [a.id, { totals: [], latencies: [], cpu: [], warnings: new Map() }]),
+  );
   const failed = new Map();
-  try {
-    for (const { conn } of conns) await conn.call('echo', { message: 'warm' });
-    for (let r = 0; r <= rounds; r++) {
-      for (const { adapter, conn } of rotate(conns, r)) {
-        if (failed.has(adapter.id)) continue;
-        current = adapter.id;
-        try {
-          const result = await burst(conn, calls);
-          // Round 0 is a warm-up burst: it pays for JIT and socket pools.
-          if (r > 0) {
-            totals.get(adapter.id).push(result.totalMs);
-            latencies.get(adapter.id).push(...result.latencies);
-          }
-        } catch (error) {
-          failed.set(adapter.id, String(error?.message ?? error));
-        }
-        // Warnings are emitted on a later tick.
-        await new Promise((resolve) => setImmediate(resolve));
+  for (let r = 0; r < rounds; r++) {
+    for (const adapter of rotate(ADAPTERS, r)) {
+      if (failed.has(adapter.id)) continue;
+      const out = await runChild(
+        'burst',
+        adapter.id,
+        { transport, calls, warmup, warmupMs, bursts },
+        { timeoutMs: warmupMs + (warmup + bursts) * 30_000 + 30_000 },
+      );
+      if (out.error !== undefined) {
+        failed.set(adapter.id, out.error);
+        continue;
       }
+      const run = runs.get(adapter.id);
+      run.totals.push(...out.totals);
+      run.latencies.push(...out.latencies);
+      run.cpu.push(out.cpuUsPerCall);
+      addWarnings(run.warnings, out.warnings);
     }
-  } finally {
-    current = undefined;
-    process.off('warning', onWarning);
-    for (const { conn } of conns) await conn.close().catch(() => {});
   }
-  for (const { adapter } of conns) {
-    const l = latencies.get(adapter.id);
-    clients[adapter.id] = {
-      totalMs: median(totals.get(adapter.id)),
-      p50Us: quantile(l, 0.5),
-      p99Us: quantile(l, 0.99),
-      bursts: totals.get(adapter.id).length,
-      warnings: [...warnings.get(adapter.id)].map(([message, count]) => ({ message, count })),
-      ...(failed.has(adapter.id) ? { error: failed.get(adapter.id) } : {}),
+  const clients = {};
+  for (const { id } of ADAPTERS) {
+    const run = runs.get(id);
+    if (run.totals.length === 0 && failed.has(id)) {
+      clients[id] = { error: failed.get(id) };
+      continue;
+    }
+    clients[id] = {
+      totalMs: median(run.totals),
+      p50Us: quantile(run.latencies, 0.5),
+      p99Us: quantile(run.latencies, 0.99),
+      cpuUsPerCall: median(run.cpu),
+      bursts: run.totals.length,
+      processes: run.cpu.length,
+      warnings: [...run.warnings].map(([message, count]) => ({ message, count })),
+      ...(failed.has(id) ? { error: failed.get(id) } : {}),
     };
   }
   return { transport, calls, clients };
 }
 
-/** Runs workload 2; `counts` = { calls, rounds }. */
+/**
+ * Runs workload 2 over stdio and over HTTP; `counts` = { calls, rounds, warmup?, warmupMs?, bursts? }: per
+ * round, each client's process runs warm-up bursts (at least `warmup`, default 1, and for at least `warmupMs`,
+ * default 1 000) then `bursts` measured ones (default 3).
+ */
 export async function runThroughput(counts) {
-  const out = [await scenario('stdio', (a) => a.stdio(fastStdio()), counts)];
-  const fast = await startFastHttp();
-  try {
-    out.push(await scenario('http', (a) => a.http(fast.url), counts));
-  } finally {
-    await fast.stop();
-  }
-  return out;
+  return [await scenario('stdio', counts), await scenario('http', counts)];
 }
