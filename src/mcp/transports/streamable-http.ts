@@ -50,6 +50,8 @@ import {
 } from './http-errors.js';
 import { GetStream, type HttpReconnectionOptions, resolveReconnection } from './http-get-stream.js';
 import { IdleTimer } from './http-idle.js';
+import { mediaType } from './http-media-type.js';
+import { type JsonAnswer, postWithUndici, undiciPostAvailable } from './http-undici.js';
 import { readSse } from './sse-reader.js';
 import { isJsonRpcMessage } from './stdio-jsonrpc.js';
 import type { AgentwireTransport, TransportCloseInfo } from './transport.js';
@@ -79,7 +81,12 @@ export interface StreamableHTTPTransportOptions {
   auth?: HttpAuth;
   /** See `HttpAuthOptions.skipIssuerMetadataValidation`; used when `auth` is not given. Default false. */
   skipIssuerMetadataValidation?: boolean;
-  /** Custom fetch. Default: the global `fetch`. */
+  /**
+   * Custom fetch, for every request. Default: POSTs through undici's `request()` on the global dispatcher
+   * (what `fetch` uses, without its web streams; http-undici.ts), everything else through the global
+   * `fetch`; all of it through the global `fetch` when that was replaced after agentwire loaded (a stub,
+   * MSW).
+   */
   fetch?: HttpFetch;
   /**
    * Longest silence allowed while waiting for an answer, in ms: no headers, or no body bytes, for this long
@@ -350,9 +357,9 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     );
     let released = false;
     try {
-      const response = await this.post(message, controller.signal, context, options);
-      await response.body?.cancel().catch(() => {});
-      released = true; // as in `send`: a cancelled body leaves nothing to abort
+      const response = await this.post(message, controller.signal, context, options, () => idle.touch());
+      if (response instanceof Response) await response.body?.cancel().catch(() => {});
+      released = true; // as in `send`: a cancelled or read body leaves nothing to abort
       if (method === 'notifications/initialized') this.openGetStream();
     } catch (error) {
       const reason: unknown = controller.signal.aborted ? controller.signal.reason : undefined;
@@ -371,9 +378,13 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     state: RequestState,
     options: TransportSendOptions | undefined,
   ): Promise<void> {
-    const response = await this.post(message, state.controller.signal, state.context, options);
+    const response = await this.post(message, state.controller.signal, state.context, options, () =>
+      state.idle.touch(),
+    );
     state.idle.touch();
     state.status = response.status;
+    if (!(response instanceof Response))
+      return this.deliverJsonAnswer(response.text, state, 'application/json');
     const contentType = mediaType(response.headers.get('content-type'));
     if (response.status === 202 || response.status === 204 || response.body === null) {
       await response.body?.cancel().catch(() => {});
@@ -381,10 +392,15 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     }
     if (contentType === 'text/event-stream') return this.readRequestStream(response.body, state, 0);
     const text = await readText(response.body, () => state.idle.touch());
-    if (text.trim() === '') throw emptyAnswerError(state.context, response.status, contentType);
+    this.deliverJsonAnswer(text, state, contentType);
+  }
+
+  /** A whole (non-SSE) answer: JSON carrying this request's response, or why not. */
+  private deliverJsonAnswer(text: string, state: RequestState, contentType: string): void {
+    if (text.trim() === '') throw emptyAnswerError(state.context, state.status, contentType);
     if (contentType !== 'application/json') {
       throw httpTransportError('http', state.context, `unexpected content type "${contentType}"`, {
-        status: response.status,
+        status: state.status,
         body: text.slice(0, 512),
       });
     }
@@ -400,28 +416,28 @@ export class StreamableHTTPTransport implements AgentwireTransport {
 
   /**
    * POSTs `message`, handling 401 (auth, once), 403 `insufficient_scope` (step-up, bounded) and non-2xx
-   * answers. Resolves with a 2xx response.
+   * answers. Resolves with a 2xx response: a `200 application/json` one already read whole when it went
+   * through undici (http-undici.ts; `onBytes` is called per body chunk), any other as a `Response`.
    */
   private async post(
     message: JSONRPCMessage,
     signal: AbortSignal,
     context: HttpErrorContext,
     options: TransportSendOptions | undefined,
+    onBytes: () => void,
     authRetried = false,
     stepUps = 0,
-  ): Promise<Response> {
+  ): Promise<Response | JsonAnswer> {
     const initialize = isInitialize(message);
     const session = initialize ? undefined : this.session;
     const token = this.auth === undefined ? undefined : await this.auth.accessToken();
     const headers = this.headersFor(options?.headers, session, token);
     headers['content-type'] = 'application/json';
     headers.accept = 'application/json, text/event-stream';
-    const response = await this.fetchFn(this.href, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(message),
-      signal,
-    });
+    const body = JSON.stringify(message);
+    const response = undiciPostAvailable(this.options.fetch)
+      ? await postWithUndici(this.href, headers, body, signal, onBytes)
+      : await this.fetchFn(this.href, { method: 'POST', headers, body, signal });
     if (response.ok) {
       if (initialize) {
         this.session = response.headers.get('mcp-session-id') ?? undefined;
@@ -431,7 +447,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     }
     if (response.status === 401 && this.auth !== undefined && !authRetried) {
       await this.auth.onUnauthorized(response);
-      return this.post(message, signal, context, options, true, stepUps);
+      return this.post(message, signal, context, options, onBytes, true, stepUps);
     }
     if (
       response.status === 403 &&
@@ -439,7 +455,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
       stepUps < this.auth.maxStepUpRetries &&
       (await this.auth.onForbidden(response))
     ) {
-      return this.post(message, signal, context, options, authRetried, stepUps + 1);
+      return this.post(message, signal, context, options, onBytes, authRetried, stepUps + 1);
     }
     throw await this.failedAnswer(response, context, session);
   }
@@ -659,13 +675,6 @@ function lowerCaseNames(headers: Record<string, string>): Record<string, string>
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
   return out;
-}
-
-/** The media type without parameters, lower-cased; '' when absent. */
-function mediaType(contentType: string | null): string {
-  // The two answers a server gives on every call, as servers usually spell them: no split, no allocation.
-  if (contentType === 'application/json' || contentType === 'text/event-stream') return contentType;
-  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
 /** For bodies that arrived whole: a non-streaming decode keeps no state, so one decoder serves every call. */

@@ -1,0 +1,143 @@
+/**
+ * POSTs through undici's `request()` (http-undici.ts): the same answers as through `fetch`, redirects
+ * followed as `fetch` follows them, the global dispatcher honoured, and `fetch` again as soon as the global
+ * one was replaced.
+ */
+import { createServer, type Server } from 'node:http';
+import { type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AnswerHeaders } from '../../../src/mcp/transports/http-undici.js';
+import { closeAll, connect } from '../../fixtures/http-client.js';
+import { writeInPieces } from '../../fixtures/http-server.js';
+
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await closeAll();
+});
+
+/** Methods of the POSTs a fixture received. */
+const postedMethods = (requests: { method: string; json: unknown }[]): unknown[] =>
+  requests.filter((r) => r.method === 'POST').map((r) => (r.json as { method?: string }).method);
+
+describe('POSTs through undici', () => {
+  it('follows a 307 redirect of the endpoint with the same method and body, as fetch does', async () => {
+    let target = '';
+    const redirector: Server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(307, { location: target }).end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = redirector.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      const { client, fixture } = await connect(
+        (f) => {
+          target = f.url;
+        },
+        { url: `http://127.0.0.1:${port}/mcp` },
+      );
+      const result = await client.callTool({ name: 'echo', arguments: { text: 'via redirect' } });
+      expect(result.content).toEqual([{ type: 'text', text: 'ok' }]);
+      expect(postedMethods(fixture.requests)).toEqual([
+        'initialize',
+        'notifications/initialized',
+        'tools/call',
+      ]);
+      const call = fixture.requests.at(-1)?.json as { params: { arguments: unknown } };
+      expect(call.params.arguments).toEqual({ text: 'via redirect' });
+    } finally {
+      redirector.closeAllConnections();
+      await new Promise<void>((resolve) => redirector.close(() => resolve()));
+    }
+  });
+
+  it("sends them through undici's global dispatcher, the one fetch uses", async () => {
+    const original = getGlobalDispatcher();
+    const paths: string[] = [];
+    const counting = {
+      dispatch: (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandlers) => {
+        if (options.method === 'POST') paths.push(String(options.path));
+        return original.dispatch(options, handler);
+      },
+      close: () => original.close(),
+      destroy: () => original.destroy(),
+    } as unknown as Dispatcher;
+    setGlobalDispatcher(counting);
+    try {
+      const { client } = await connect();
+      await client.callTool({ name: 'echo', arguments: { text: 'x' } });
+      expect(paths).toEqual(['/mcp', '/mcp', '/mcp']);
+    } finally {
+      setGlobalDispatcher(original);
+    }
+  });
+
+  it('goes back to the global fetch once it was replaced (a stub, MSW)', async () => {
+    const seen: string[] = [];
+    const real = globalThis.fetch;
+    vi.stubGlobal('fetch', (url: string | URL, init?: RequestInit) => {
+      if (init?.method === 'POST' && typeof init.body === 'string') {
+        seen.push((JSON.parse(init.body) as { method: string }).method);
+      }
+      return real(url, init);
+    });
+    const { client } = await connect();
+    await client.callTool({ name: 'echo', arguments: { text: 'x' } });
+    expect(seen).toEqual(['initialize', 'notifications/initialized', 'tools/call']);
+  });
+
+  it('hands an error answer back as fetch would: status and body excerpt', async () => {
+    const { client, fixture } = await connect();
+    fixture.onMethod('tools/call', (_req, res) => {
+      res.writeHead(503, { 'content-type': 'text/plain' }).end('overloaded, try later');
+    });
+    await expect(client.callTool({ name: 'echo', arguments: {} })).rejects.toMatchObject({
+      kind: 'http',
+      status: 503,
+      body: 'overloaded, try later',
+    });
+  });
+});
+
+describe('error answers through undici', () => {
+  it('reads the excerpt of a long error body still arriving and drops the rest, the process unharmed', async () => {
+    const { client, fixture } = await connect();
+    fixture.onMethod('tools/call', async (_req, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      await writeInPieces(res, 'e'.repeat(256 * 1024), 4096);
+      res.end();
+    });
+    const error = await client.callTool({ name: 'echo', arguments: {} }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'http', status: 500, body: 'e'.repeat(512) });
+    // The connection is usable afterwards.
+    fixture.onMethod('tools/call', (_req, res, m) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [] } }));
+    });
+    expect((await client.callTool({ name: 'echo', arguments: {} })).content).toEqual([]);
+  });
+
+  it('drops the unread body of an answer it does not need (a notification answered with text)', async () => {
+    const { client, errors } = await connect((fixture) =>
+      fixture.onMethod('notifications/initialized', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(64 * 1024));
+      }),
+    );
+    const result = await client.callTool({ name: 'echo', arguments: {} });
+    expect(result.content).toEqual([{ type: 'text', text: 'ok' }]);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('AnswerHeaders', () => {
+  it('reads names in any case and joins repeated values as Headers.get does', () => {
+    const headers = new AnswerHeaders({ 'content-type': 'application/json', 'x-many': ['a', 'b'] });
+    expect(headers.get('Content-Type')).toBe('application/json');
+    expect(headers.get('x-many')).toBe('a, b');
+    expect(headers.get('absent')).toBeNull();
+    expect([...headers.toHeaders()]).toEqual([
+      ['content-type', 'application/json'],
+      ['x-many', 'a, b'],
+    ]);
+  });
+});
