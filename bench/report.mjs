@@ -325,7 +325,8 @@ ${meta.quick ? '\n**This is a --quick run: counts are too small to quote.**\n' :
 
 Servers: the fast fixture is \`bench/fixtures/\` (raw JSON-RPC, no SDK, results pre-serialised) over stdio
 and over Streamable HTTP (node:http, JSON responses, a separate process); server-everything 2026.8.31 over
-stdio and streamableHttp. Every client connects to its own copy of the same server; in workloads 1 and 6
+stdio and streamableHttp. The floor ("bare") is a line reader and \`JSON.parse\` over the pipe, and undici's
+\`request()\` over HTTP (the leanest HTTP client in Node; \`fetch\` is undici plus web streams). Every client connects to its own copy of the same server; in workloads 1 and 6
 all clients run in one process taking turns in rotating order, in 2–5 each client runs in a fresh process
 (in 2, one per client per round, in rotating order).
 

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { request as undiciRequest } from 'undici';
 import { smallEnv } from './servers.mjs';
 
 /** The installed version of a package, read from its package.json under the project's node_modules. */
@@ -104,14 +105,16 @@ async function floorHttp(url) {
       'mcp-protocol-version': '2025-06-18',
     };
     if (session) headers['mcp-session-id'] = session;
-    const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
-    session ??= res.headers.get('mcp-session-id') ?? undefined;
-    if (res.status === 202) {
-      await res.arrayBuffer();
+    // undici's request(): the leanest HTTP client Node has (fetch is undici plus web streams; node:http
+    // measured slower, bench/PROFILE.md section 7), so the floor stays a floor.
+    const res = await undiciRequest(url, { method: 'POST', headers, body: JSON.stringify(body) });
+    session ??= res.headers['mcp-session-id'] ?? undefined;
+    if (res.statusCode === 202) {
+      await res.body.dump();
       return undefined;
     }
-    const type = res.headers.get('content-type') ?? '';
-    const text = await res.text();
+    const type = res.headers['content-type'] ?? '';
+    const text = await res.body.text();
     if (type.includes('text/event-stream')) {
       // server-everything frames its answers as SSE: take the last data line carrying our response.
       const data = text

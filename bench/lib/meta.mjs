@@ -12,6 +12,7 @@ const PACKAGES = [
   '@langchain/langgraph',
   '@openai/agents-core',
   '@modelcontextprotocol/server-everything',
+  'undici',
 ];
 
 function gitHead() {
