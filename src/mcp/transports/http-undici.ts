@@ -15,7 +15,8 @@
  * Used only when nobody asked for another `fetch`: not with the transport's `fetch` option, nor when the
  * global `fetch` was replaced after agentwire was loaded (a test stub, a request interceptor such as MSW).
  */
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
+import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { getGlobalDispatcher, request } from 'undici';
 import { mediaType } from './http-media-type.js';
 
@@ -89,11 +90,12 @@ export async function postWithUndici(
     dispatcher: getGlobalDispatcher(),
   });
   const answerHeaders = new AnswerHeaders(answer.headers);
+  const content = decoded(answer.body, answerHeaders.get('content-encoding'));
   if (answer.statusCode !== 200 || mediaType(answerHeaders.get('content-type')) !== 'application/json') {
-    return toResponse(answer.statusCode, answerHeaders, answer.body);
+    return toResponse(answer.statusCode, answerHeaders, content);
   }
   const chunks: Buffer[] = [];
-  for await (const chunk of answer.body) {
+  for await (const chunk of content) {
     onBytes();
     chunks.push(chunk as Buffer);
   }
@@ -104,6 +106,41 @@ export async function postWithUndici(
     headers: answerHeaders,
     text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text,
   };
+}
+
+/**
+ * The body with its `Content-Encoding` undone, as `fetch` undoes it (gzip, x-gzip, deflate, br; the last
+ * coding applied is undone first; an unknown coding leaves the body as it is). undici's `request()` leaves
+ * bodies as sent; servers compress only when asked, which we do not, but a proxy in between may. A
+ * truncated stream yields what it has, as with `fetch` (sync flush).
+ */
+function decoded(body: Readable, contentEncoding: string | null): Readable {
+  if (contentEncoding === null) return body;
+  const codings = contentEncoding
+    .toLowerCase()
+    .split(',')
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== '' && coding !== 'identity')
+    .reverse();
+  let stream = body;
+  for (const coding of codings) {
+    const flush = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
+    const decoder =
+      coding === 'gzip' || coding === 'x-gzip'
+        ? createGunzip(flush)
+        : coding === 'deflate'
+          ? createInflate(flush)
+          : coding === 'br'
+            ? createBrotliDecompress({
+                flush: constants.BROTLI_OPERATION_FLUSH,
+                finishFlush: constants.BROTLI_OPERATION_FLUSH,
+              })
+            : undefined;
+    if (decoder === undefined) return stream;
+    // Errors (a corrupt stream, an abort) reach the reader through the last stream of the pipeline.
+    stream = pipeline(stream, decoder, () => {});
+  }
+  return stream;
 }
 
 /**

@@ -4,6 +4,7 @@
  * one was replaced.
  */
 import { createServer, type Server } from 'node:http';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnswerHeaders } from '../../../src/mcp/transports/http-undici.js';
@@ -96,6 +97,39 @@ describe('POSTs through undici', () => {
       status: 503,
       body: 'overloaded, try later',
     });
+  });
+});
+
+describe('compressed answers through undici', () => {
+  const answer = (id: unknown, text: string) =>
+    JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } });
+
+  for (const [coding, compress] of [
+    ['gzip', gzipSync],
+    ['br', brotliCompressSync],
+    ['deflate', deflateSync],
+  ] as const) {
+    it(`undoes Content-Encoding: ${coding} of a JSON answer, as fetch does`, async () => {
+      const { client } = await connect((fixture) =>
+        fixture.onMethod('tools/call', (_req, res, m) => {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+          res.end(compress(Buffer.from(answer(m.id, `packed with ${coding} ✓`))));
+        }),
+      );
+      const result = await client.callTool({ name: 'echo', arguments: {} });
+      expect(result.content).toEqual([{ type: 'text', text: `packed with ${coding} ✓` }]);
+    });
+  }
+
+  it('undoes it for an SSE answer too', async () => {
+    const { client } = await connect((fixture) =>
+      fixture.onMethod('tools/call', (_req, res, m) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+        res.end(gzipSync(Buffer.from(`event: message\ndata: ${answer(m.id, 'streamed')}\n\n`)));
+      }),
+    );
+    const result = await client.callTool({ name: 'echo', arguments: {} });
+    expect(result.content).toEqual([{ type: 'text', text: 'streamed' }]);
   });
 });
 
