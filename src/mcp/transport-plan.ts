@@ -55,7 +55,12 @@ export interface MCPHttpServer {
   transport?: 'auto' | 'streamable-http' | 'sse';
   /** Bound in ms on silence from a server while a response is awaited; resets on every byte. Default 120 000. */
   idleTimeout?: number;
-  /** A `fetch` to use instead of the global one (proxies, custom TLS, tests). */
+  /**
+   * A `fetch` for every request (proxies, custom TLS, tests). Default: POSTs through undici's `request()` on
+   * the global dispatcher, the one the global `fetch` uses (so `setGlobalDispatcher` applies), and GET /
+   * DELETE through the global `fetch`; a global `fetch` replaced after agentwire loaded is used for all
+   * (see transports/http-undici.ts).
+   */
   fetch?: typeof fetch;
 }
 
