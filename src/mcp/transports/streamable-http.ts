@@ -384,7 +384,9 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     state.idle.touch();
     state.status = response.status;
     if (!(response instanceof Response))
-      return this.deliverJsonAnswer(response.text, state, 'application/json');
+      return 'value' in response.body
+        ? this.deliverParsedAnswer(response.body.value, state)
+        : this.deliverJsonAnswer(response.body.text, state, 'application/json');
     const contentType = mediaType(response.headers.get('content-type'));
     if (response.status === 202 || response.status === 204 || response.body === null) {
       await response.body?.cancel().catch(() => {});
@@ -404,7 +406,19 @@ export class StreamableHTTPTransport implements AgentwireTransport {
         body: text.slice(0, 512),
       });
     }
-    this.deliverJsonBody(text, state);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw httpTransportError('protocol', state.context, 'the answer is not valid JSON', { cause: error });
+    }
+    this.deliverParsedAnswer(parsed, state);
+  }
+
+  /** A parsed JSON answer: a message or a batch, one of them this request's response. */
+  private deliverParsedAnswer(parsed: unknown, state: RequestState): void {
+    if (!Array.isArray(parsed)) this.deliverValue(parsed, state);
+    else for (const item of parsed) this.deliverValue(item, state);
     if (!state.responded) {
       throw httpTransportError(
         'protocol',
@@ -594,17 +608,6 @@ export class StreamableHTTPTransport implements AgentwireTransport {
       server: this.server,
     });
     this.getStream.start();
-  }
-
-  private deliverJsonBody(text: string, state: RequestState): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw httpTransportError('protocol', state.context, 'the answer is not valid JSON', { cause: error });
-    }
-    if (!Array.isArray(parsed)) this.deliverValue(parsed, state);
-    else for (const item of parsed) this.deliverValue(item, state);
   }
 
   private deliverText(data: string, state: RequestState | undefined): void {

@@ -4,10 +4,11 @@
  * one was replaced.
  */
 import { createServer, type Server } from 'node:http';
+import { Readable } from 'node:stream';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AnswerHeaders } from '../../../src/mcp/transports/http-undici.js';
+import { AnswerHeaders, readJson } from '../../../src/mcp/transports/http-undici.js';
 import { closeAll, connect } from '../../fixtures/http-client.js';
 import { writeInPieces } from '../../fixtures/http-server.js';
 
@@ -133,6 +134,41 @@ describe('compressed answers through undici', () => {
   });
 });
 
+describe('large JSON answers through undici', () => {
+  it('reads a 6 MiB answer as it arrives, escapes and multi-byte characters intact', async () => {
+    const text = 'line "one"\n\tzwei – drei ✓ 😀\n'.repeat(200_000);
+    const { client } = await connect((fixture) =>
+      fixture.onMethod('tools/call', async (_req, res, m) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const body = JSON.stringify({
+          jsonrpc: '2.0',
+          id: m.id,
+          result: { content: [{ type: 'text', text }] },
+        });
+        await writeInPieces(res, body, 65_536);
+        res.end();
+      }),
+    );
+    const result = await client.callTool({ name: 'echo', arguments: {} });
+    const got = (result.content as { text: string }[])[0]?.text ?? '';
+    expect(Buffer.byteLength(got)).toBeGreaterThan(6 * 1024 * 1024);
+    expect(got === text).toBe(true);
+  });
+
+  it('fails a 5 MiB answer that is not JSON with a protocol error', async () => {
+    const { client } = await connect((fixture) =>
+      fixture.onMethod('tools/call', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"jsonrpc":"2.0","id":"${'x'.repeat(5 * 1024 * 1024)}`);
+      }),
+    );
+    await expect(client.callTool({ name: 'echo', arguments: {} })).rejects.toMatchObject({
+      kind: 'protocol',
+      message: expect.stringContaining('the answer is not valid JSON'),
+    });
+  });
+});
+
 describe('error answers through undici', () => {
   it('reads the excerpt of a long error body still arriving and drops the rest, the process unharmed', async () => {
     const { client, fixture } = await connect();
@@ -160,6 +196,34 @@ describe('error answers through undici', () => {
     const result = await client.callTool({ name: 'echo', arguments: {} });
     expect(result.content).toEqual([{ type: 'text', text: 'ok' }]);
     expect(errors).toEqual([]);
+  });
+});
+
+describe('readJson', () => {
+  const body = (text: string, size: number) => {
+    const bytes = Buffer.from(text);
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+    return Readable.from(chunks);
+  };
+
+  it('gives a small body as text, without its BOM, and counts its chunks', async () => {
+    let calls = 0;
+    const read = await readJson(body('\uFEFF{"a":1}', 3), () => calls++);
+    expect(read).toEqual({ text: '{"a":1}' });
+    expect(calls).toBe(4);
+  });
+
+  it('gives a body of 4 MiB or more as its parsed value', async () => {
+    const value = { text: 'y'.repeat(4 * 1024 * 1024) };
+    const read = await readJson(body(JSON.stringify(value), 65_536), () => {});
+    expect('value' in read && read.value).toEqual(value);
+  });
+
+  it('gives a large body that is not JSON as text', async () => {
+    const text = `{"text":"${'z'.repeat(4 * 1024 * 1024)}"`;
+    const read = await readJson(body(text, 65_536), () => {});
+    expect('text' in read && read.text === text).toBe(true);
   });
 });
 
