@@ -7,13 +7,16 @@
  * 1 000 concurrent calls 113–157 ms against 496–536 ms, a quarter of the client CPU.
  *
  * Same connections and settings as `fetch`: requests go to undici's global dispatcher, the one Node's
- * `fetch` uses (`setGlobalDispatcher` with a `ProxyAgent` or a `MockAgent` applies to both); redirects are
- * followed as `fetch` follows them (up to 20). Only the usual answer, `200 application/json`, is read
- * here; any other (an SSE stream, an error, an empty or unexpected answer) is handed back as a web
- * `Response`, so that the transport treats it exactly as it treats `fetch`'s.
+ * `fetch` uses (`setGlobalDispatcher` with a `ProxyAgent` or a `MockAgent` applies to both, undici 6 or 7),
+ * with `fetch`'s default headers, and `Content-Encoding` undone as `fetch` undoes it. A redirect is not
+ * followed here: the caller sends that request again with `fetch`, which follows it by the Fetch
+ * standard's rules (method changes, limits, errors), and keeps using `fetch`. Only the usual answer to a
+ * POST, `200 application/json`, is read here; any other (an SSE stream, an error, an empty or unexpected
+ * answer) is handed back as a web `Response`, so that the transport treats it exactly as `fetch`'s.
  *
  * Used only when nobody asked for another `fetch`: not with the transport's `fetch` option, nor when the
- * global `fetch` was replaced after agentwire was loaded (a test stub, a request interceptor such as MSW).
+ * global `fetch` is not Node's own (a test stub, a request interceptor such as MSW, an APM wrapper),
+ * whenever it was replaced.
  */
 import { pipeline, type Readable } from 'node:stream';
 import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
@@ -21,16 +24,43 @@ import { getGlobalDispatcher, request } from 'undici';
 import { mediaType } from './http-media-type.js';
 import { LARGE_LINE_BYTES, LargeLineParser } from './json-large-line.js';
 
-/** Node's own `fetch`, as it was when this module loaded. */
-const NODE_FETCH = globalThis.fetch;
-
-/** `fetch`'s redirect limit (Fetch standard, "HTTP-redirect fetch": more than 20 is a network error). */
-const MAX_REDIRECTIONS = 20;
-
-/** Whether POSTs may skip `fetch`: no `fetch` of the caller's, and the global one is still Node's. */
-export function undiciPostAvailable(customFetch: unknown): boolean {
-  return customFetch === undefined && globalThis.fetch === NODE_FETCH;
+/**
+ * Whether `candidate` is Node's own `fetch`: its source is Node's lazy loader of the undici it bundles
+ * (the same text in Node 20 and 22). A wrapper or a stub cannot contain it (an `internal/` module cannot be
+ * required from user code). Should a Node release change that text, agentwire just keeps using `fetch`.
+ */
+function isNodeFetch(candidate: unknown): boolean {
+  return (
+    typeof candidate === 'function' &&
+    Function.prototype.toString.call(candidate).includes("require('internal/deps/undici/undici')")
+  );
 }
+
+let checkedFetch: unknown;
+let checkedIsNode = false;
+
+/** Whether requests may skip `fetch`: no `fetch` of the caller's, and the global one is Node's own. */
+export function undiciAvailable(customFetch: unknown): boolean {
+  if (customFetch !== undefined) return false;
+  const current: unknown = globalThis.fetch;
+  if (current !== checkedFetch) {
+    checkedFetch = current;
+    checkedIsNode = isNodeFetch(current);
+  }
+  return checkedIsNode;
+}
+
+/** The headers Node's `fetch` adds to every request; sent too, so that servers and WAFs see one client. */
+const FETCH_DEFAULT_HEADERS: Readonly<Record<string, string>> = {
+  accept: '*/*',
+  'accept-encoding': 'gzip, deflate',
+  'accept-language': '*',
+  'sec-fetch-mode': 'cors',
+  'user-agent': 'node',
+};
+
+/** Returned instead of an answer when the server redirected: send the request again with `fetch`. */
+export const REDIRECTED = Symbol('redirected');
 
 /** Response headers as undici gives them (names lower-cased), read like `Headers`. */
 export class AnswerHeaders {
@@ -72,32 +102,43 @@ export interface JsonAnswer {
 }
 
 /**
- * POSTs `body` to `url`.
+ * Sends one request to `url`.
  *
- * @param onBytes - Called per body chunk of a JSON answer (the idle timer).
- * @returns The JSON answer read whole, or any other answer as a `Response` whose body is still to read.
+ * @param headers - Names lower-cased; they win over `fetch`'s defaults.
+ * @param onBytes - Called per body chunk of a JSON answer read here (the idle timer).
+ * @returns For a POST, a `200 application/json` answer read whole; any other answer as a `Response` whose
+ *   body is still to read; {@link REDIRECTED} for a 3xx with a `Location`.
  * @throws What undici throws: a network error (e.g. `connect ECONNREFUSED 127.0.0.1:3001`), or the signal's
  *   reason once it aborted.
  */
-export async function postWithUndici(
+export async function sendWithUndici(
+  method: 'POST' | 'GET' | 'DELETE',
   url: string,
   headers: Record<string, string>,
-  body: string,
+  body: string | undefined,
   signal: AbortSignal,
   onBytes: () => void,
-): Promise<JsonAnswer | Response> {
+): Promise<JsonAnswer | Response | typeof REDIRECTED> {
   const answer = await request(url, {
-    method: 'POST',
-    headers,
-    body,
+    method,
+    headers: { ...FETCH_DEFAULT_HEADERS, ...headers },
+    body: body ?? null,
     signal,
-    maxRedirections: MAX_REDIRECTIONS,
     dispatcher: getGlobalDispatcher(),
   });
   const answerHeaders = new AnswerHeaders(answer.headers);
+  const status = answer.statusCode;
+  if (status >= 300 && status < 400 && answerHeaders.get('location') !== null) {
+    answer.body.resume();
+    return REDIRECTED;
+  }
   const content = decoded(answer.body, answerHeaders.get('content-encoding'));
-  if (answer.statusCode !== 200 || mediaType(answerHeaders.get('content-type')) !== 'application/json') {
-    return toResponse(answer.statusCode, answerHeaders, content);
+  if (
+    method !== 'POST' ||
+    status !== 200 ||
+    mediaType(answerHeaders.get('content-type')) !== 'application/json'
+  ) {
+    return toResponse(status, answerHeaders, content);
   }
   return { status: 200, ok: true, headers: answerHeaders, body: await readJson(content, onBytes) };
 }
@@ -183,5 +224,9 @@ function toResponse(status: number, headers: AnswerHeaders, body: Readable): Res
   // `Readable.toWeb`: on Node 20 it throws "Controller is already closed" from a data event after a cancel,
   // an uncaught exception that ended the process in the conformance suite's 401 scenarios.
   const stream = ReadableStream.from(body) as ReadableStream<Uint8Array>;
-  return new Response(stream, { status, headers: headers.toHeaders() });
+  if (status >= 200 && status <= 599) return new Response(stream, { status, headers: headers.toHeaders() });
+  // `fetch` hands back any status a server sends; the `Response` constructor takes 200–599 only.
+  const response = new Response(stream, { status: 599, headers: headers.toHeaders() });
+  Object.defineProperties(response, { status: { value: status }, ok: { value: false } });
+  return response;
 }

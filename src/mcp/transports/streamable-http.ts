@@ -51,7 +51,7 @@ import {
 import { GetStream, type HttpReconnectionOptions, resolveReconnection } from './http-get-stream.js';
 import { IdleTimer } from './http-idle.js';
 import { mediaType } from './http-media-type.js';
-import { type JsonAnswer, postWithUndici, undiciPostAvailable } from './http-undici.js';
+import { type JsonAnswer, REDIRECTED, sendWithUndici, undiciAvailable } from './http-undici.js';
 import { readSse } from './sse-reader.js';
 import { isJsonRpcMessage } from './stdio-jsonrpc.js';
 import type { AgentwireTransport, TransportCloseInfo } from './transport.js';
@@ -104,8 +104,27 @@ export interface StreamableHTTPTransportOptions {
   openGetStream?: boolean;
 }
 
+/**
+ * Headers of the connection and the message framing, owned by the HTTP client: dropped from the caller's
+ * headers, as `fetch` drops or refuses them. A `Host` would send some requests to another virtual host, a
+ * `Content-Length` made `fetch` wait for a body that never came.
+ */
+const CONNECTION_HEADERS = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+]);
+
 /** Headers an SDK per-message header may not override: they carry the protocol's own state. */
 const RESERVED_HEADERS = new Set([
+  ...CONNECTION_HEADERS,
   'accept',
   'content-type',
   'authorization',
@@ -168,6 +187,8 @@ export class StreamableHTTPTransport implements AgentwireTransport {
   private closing: Promise<void> | undefined;
   private info: TransportCloseInfo | undefined;
   private readonly auth: HttpAuth | undefined;
+  /** The server redirected a request: from then on every request goes through `fetch`. */
+  private redirected = false;
 
   constructor(private readonly options: StreamableHTTPTransportOptions) {
     this.url = new URL(options.url);
@@ -278,7 +299,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     const signal = AbortSignal.timeout(this.deleteTimeoutMs);
     try {
       const headers = this.headersFor(undefined, session, await this.accessToken());
-      const response = await this.fetchFn(this.href, { method: 'DELETE', headers, signal });
+      const response = (await this.request('DELETE', headers, undefined, signal)) as Response;
       await response.body?.cancel().catch(() => {});
       // 405: the server does not let clients end sessions; 404: it already forgot this one. Both are fine.
     } catch {
@@ -449,9 +470,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     headers['content-type'] = 'application/json';
     headers.accept = 'application/json, text/event-stream';
     const body = JSON.stringify(message);
-    const response = undiciPostAvailable(this.options.fetch)
-      ? await postWithUndici(this.href, headers, body, signal, onBytes)
-      : await this.fetchFn(this.href, { method: 'POST', headers, body, signal });
+    const response = await this.request('POST', headers, body, signal, onBytes);
     if (response.ok) {
       if (initialize) {
         this.session = response.headers.get('mcp-session-id') ?? undefined;
@@ -589,7 +608,27 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     const headers = this.headersFor(undefined, this.session, await this.accessToken());
     headers.accept = 'text/event-stream';
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    return this.fetchFn(this.href, { method: 'GET', headers, signal });
+    return (await this.request('GET', headers, undefined, signal)) as Response;
+  }
+
+  /**
+   * One HTTP request: through undici when it may be used (http-undici.ts), else, and from the first
+   * redirect on, through `fetch`. Only a POST may come back as a {@link JsonAnswer}.
+   */
+  private async request(
+    method: 'POST' | 'GET' | 'DELETE',
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal,
+    onBytes: () => void = () => {},
+  ): Promise<Response | JsonAnswer> {
+    if (!this.redirected && undiciAvailable(this.options.fetch)) {
+      const answer = await sendWithUndici(method, this.href, headers, body, signal, onBytes);
+      if (answer !== REDIRECTED) return answer;
+      // fetch follows redirects by the Fetch standard's rules; undici is not asked to imitate them.
+      this.redirected = true;
+    }
+    return this.fetchFn(this.href, { method, headers, ...(body !== undefined && { body }), signal });
   }
 
   private openGetStream(): void {
@@ -674,9 +713,13 @@ function link(signal: AbortSignal, controller: AbortController, reason?: () => u
   else signal.addEventListener('abort', abort, { once: true, signal: controller.signal });
 }
 
+/** The caller's static headers, names lower-cased, without {@link CONNECTION_HEADERS}. */
 function lowerCaseNames(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(headers)) {
+    const key = name.toLowerCase();
+    if (!CONNECTION_HEADERS.has(key)) out[key] = value;
+  }
   return out;
 }
 

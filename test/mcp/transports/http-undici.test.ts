@@ -8,7 +8,8 @@ import { Readable } from 'node:stream';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AnswerHeaders, readJson } from '../../../src/mcp/transports/http-undici.js';
+import { AnswerHeaders, readJson, undiciAvailable } from '../../../src/mcp/transports/http-undici.js';
+import { StreamableHTTPTransport } from '../../../src/mcp/transports/streamable-http.js';
 import { closeAll, connect } from '../../fixtures/http-client.js';
 import { writeInPieces } from '../../fixtures/http-server.js';
 
@@ -53,11 +54,13 @@ describe('POSTs through undici', () => {
     }
   });
 
-  it("sends them through undici's global dispatcher, the one fetch uses", async () => {
+  it("sends them through undici's global dispatcher, with options an undici 7 one takes too", async () => {
     const original = getGlobalDispatcher();
     const paths: string[] = [];
     const counting = {
       dispatch: (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandlers) => {
+        // undici 7 refuses `maxRedirections` ("use the redirect interceptor"): every POST would fail.
+        if ('maxRedirections' in options) throw new Error('maxRedirections is not supported');
         if (options.method === 'POST') paths.push(String(options.path));
         return original.dispatch(options, handler);
       },
@@ -98,6 +101,76 @@ describe('POSTs through undici', () => {
       status: 503,
       body: 'overloaded, try later',
     });
+  });
+});
+
+describe('requests through undici, as fetch sends them', () => {
+  it("sends fetch's default headers, and never the caller's Host or Content-Length", async () => {
+    const { client, fixture } = await connect(() => {}, {
+      headers: { Host: 'elsewhere.example', 'Content-Length': '5', 'X-Team': 'blue' },
+    });
+    await client.callTool({ name: 'echo', arguments: {} });
+    const call = fixture.requests.at(-1);
+    expect(call?.headers).toMatchObject({
+      'user-agent': 'node',
+      'accept-encoding': 'gzip, deflate',
+      'accept-language': '*',
+      'sec-fetch-mode': 'cors',
+      'x-team': 'blue',
+    });
+    expect(call?.headers.host).toBe(new URL(fixture.url).host);
+    expect(call?.headers['content-length']).toBe(String(Buffer.byteLength(call?.body ?? '')));
+  });
+
+  it('gives a status outside 200–599 back as an HTTP error with its status and body, as fetch does', async () => {
+    const { client, fixture } = await connect();
+    fixture.onMethod('tools/call', (_req, res) => {
+      res.writeHead(600, { 'content-type': 'text/plain' }).end('weird status body');
+    });
+    await expect(client.callTool({ name: 'echo', arguments: {} })).rejects.toMatchObject({
+      kind: 'http',
+      status: 600,
+      body: 'weird status body',
+    });
+  });
+
+  it('leaves a redirect loop to fetch, which fails it as fetch does', async () => {
+    const loop: Server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(307, { location: '/mcp' }).end();
+    });
+    await new Promise<void>((resolve) => loop.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = loop.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      const transport = new StreamableHTTPTransport({
+        url: `http://127.0.0.1:${port}/mcp`,
+        serverName: 'loop',
+      });
+      const error = await transport
+        .send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        kind: 'transport',
+        message: expect.stringContaining('redirect count exceeded'),
+      });
+      await transport.close();
+    } finally {
+      loop.closeAllConnections();
+      await new Promise<void>((resolve) => loop.close(() => resolve()));
+    }
+  });
+});
+
+describe('undiciAvailable', () => {
+  it("is true for Node's own fetch only, and never with a fetch option", () => {
+    expect(undiciAvailable(undefined)).toBe(true);
+    expect(undiciAvailable(globalThis.fetch)).toBe(false);
+    const real = globalThis.fetch;
+    vi.stubGlobal('fetch', (url: string | URL, init?: RequestInit) => real(url, init));
+    expect(undiciAvailable(undefined)).toBe(false);
+    vi.unstubAllGlobals();
+    expect(undiciAvailable(undefined)).toBe(true);
   });
 });
 
