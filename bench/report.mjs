@@ -100,7 +100,17 @@ function goalRows(w) {
       add(`${l.mib} MiB ${l.kind} result: time ahead of every peer`, `${x(peer.r)} ${peer.best}`, peer.ok);
     }
   }
-  if (t20 && t40) {
+  const scaled = w.scaling?.clients;
+  if (scaled?.agentwire?.ms) {
+    // Both sizes in one process, interleaved: the figure the goal is judged on.
+    const r = ratio(scaled.agentwire.ms[40], scaled.agentwire.ms[20]);
+    const floor = ratio(scaled.floor?.ms?.[40], scaled.floor?.ms?.[20]);
+    add(
+      '2× larger payload (40 vs 20 MiB) costs ≤ 2.2× the time',
+      `${x(r)} (interleaved in one process, ${w.scaling.rounds} calls of each; the floor ${x(floor)})`,
+      r !== null && r <= 2.2,
+    );
+  } else if (t20 && t40) {
     const r = ratio(t40.clients.agentwire?.ms, t20.clients.agentwire?.ms);
     add('2× larger payload (40 vs 20 MiB) costs ≤ 2.2× the time', x(r), r !== null && r <= 2.2);
   }
@@ -214,6 +224,19 @@ function sections(w) {
     out.push(
       "Peak memory = the process's peak RSS during the first large call minus its RSS just before it.\n",
     );
+    if (w.scaling?.clients) {
+      const rows = Object.entries(w.scaling.clients).map(([id, e]) =>
+        e.error
+          ? `| ${id} | **failed**: ${e.error} | | |`
+          : `| ${id} | ${ms(e.ms[20])} | ${ms(e.ms[40])} | ${x(ratio(e.ms[40], e.ms[20]))} |`,
+      );
+      out.push(
+        `Scaling: 20 and 40 MiB text calls interleaved in one process per client, ${w.scaling.rounds} of each, medians.\n`,
+        '| client | 20 MiB | 40 MiB | 40 / 20 |\n|---|---|---|---|',
+        ...rows,
+        '',
+      );
+    }
     for (const l of w.large) {
       out.push(`### ${l.mib} MiB ${l.kind}\n`);
       out.push(

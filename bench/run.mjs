@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { runMeta } from './lib/meta.mjs';
 import { renderReport } from './report.mjs';
 import { runAgentLoop } from './workloads/agent.mjs';
-import { runChurn, runLarge, runTools } from './workloads/isolated.mjs';
+import { runChurn, runLarge, runScaling, runTools } from './workloads/isolated.mjs';
 import { runRoundtrip } from './workloads/roundtrip.mjs';
 import { runThroughput } from './workloads/throughput.mjs';
 
@@ -32,6 +32,7 @@ const COUNTS = quick
       roundtrip: { warmup: 20, rounds: 2, perRound: 30 },
       throughput: { calls: 1000, rounds: 1 },
       large: { maxCalls: 1, budgetMs: 1 },
+      scaling: { rounds: 2 },
       largeSizes: [
         { kind: 'text', mib: 20 },
         { kind: 'text', mib: 40 },
@@ -45,6 +46,7 @@ const COUNTS = quick
       roundtrip: { warmup: 200, rounds: 10, perRound: 100 },
       throughput: { calls: 1000, rounds: 5 },
       large: { maxCalls: 5, budgetMs: 15_000 },
+      scaling: { rounds: 9 },
       largeSizes: [
         { kind: 'text', mib: 20 },
         { kind: 'text', mib: 40 },
@@ -73,6 +75,7 @@ if (wanted(2)) {
 if (wanted(3)) {
   log('workload 3: large results');
   w.large = await runLarge(COUNTS.largeSizes, COUNTS.large);
+  w.scaling = await runScaling(COUNTS.scaling);
 }
 if (wanted(4)) {
   log('workload 4: 5 000 tools');

@@ -3,6 +3,7 @@
 //   tools  {tools, repeats}                             -> workload 4: connect + list of many tools, memory,
 //                                                          and (agentwire, SDK v2) a list_changed refresh
 //   churn  {cycles}                                     -> workload 5: connect/disconnect cycles, leftovers
+//   scaling {mibs, rounds}                              -> workload 3: the same, sizes interleaved in one process
 //   burst  {transport, calls, warmup, warmupMs, bursts} -> workload 2: bursts of concurrent calls, per-call
 //                                                          latency, client CPU and process warnings
 // Usage: node child-tasks.mjs <task> <adapterId> <json params>; prints {"bench": …} as its last line.
@@ -225,7 +226,29 @@ async function burst({ transport, calls, warmup, warmupMs, bursts }) {
   };
 }
 
-const tasks = { large, tools, churn, burst };
+/**
+ * How time grows with the payload: 20 and 40 MiB text calls interleaved in one process (`rounds` of each,
+ * order alternating), so that both sizes meet the same load, heap and pipe; medians per size.
+ */
+async function scaling({ mibs, rounds }) {
+  const conn = await adapter.stdio(fastStdio());
+  try {
+    await conn.call('big_text', { bytes: 1024 });
+    const times = Object.fromEntries(mibs.map((m) => [m, []]));
+    for (let r = 0; r < rounds; r++) {
+      for (const mib of r % 2 === 0 ? mibs : [...mibs].reverse()) {
+        const t = performance.now();
+        await conn.call('big_text', { bytes: mib * 1024 * 1024 });
+        times[mib].push(performance.now() - t);
+      }
+    }
+    return { rounds, ms: Object.fromEntries(mibs.map((m) => [m, median(times[m])])) };
+  } finally {
+    await conn.close().catch(() => {});
+  }
+}
+
+const tasks = { large, tools, churn, burst, scaling };
 let line;
 try {
   const result = await tasks[task](params);

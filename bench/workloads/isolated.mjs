@@ -24,6 +24,19 @@ export async function runLarge(sizes, { maxCalls, budgetMs }) {
   return out;
 }
 
+/**
+ * Workload 3's scaling goal: 20 and 40 MiB interleaved in one process per client (the floor and agentwire;
+ * the peers that survive 20 MiB take seconds per call), so that the ratio is not two separate processes'
+ * noise.
+ */
+export async function runScaling({ rounds }) {
+  const clients = {};
+  for (const id of ['floor', 'agentwire']) {
+    clients[id] = await runChild('scaling', id, { mibs: [20, 40], rounds }, { timeoutMs: 300_000 });
+  }
+  return { mibs: [20, 40], rounds, clients };
+}
+
 /** Workload 4: a server with `tools` tools. */
 export async function runTools({ tools, repeats }) {
   const clients = {};
