@@ -43,7 +43,7 @@ const COUNTS = quick
       agent: { turns: 20, runs: 3 },
     }
   : {
-      roundtrip: { warmup: 200, rounds: 10, perRound: 100 },
+      roundtrip: { warmup: 200, rounds: 20, perRound: 100 },
       throughput: { calls: 1000, rounds: 5 },
       large: { maxCalls: 5, budgetMs: 15_000 },
       scaling: { rounds: 9 },
