@@ -20,7 +20,6 @@
  */
 import { pipeline, type Readable } from 'node:stream';
 import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { getGlobalDispatcher, request } from 'undici';
 import { mediaType } from './http-media-type.js';
 import { LARGE_LINE_BYTES, LargeLineParser } from './json-large-line.js';
 
@@ -58,6 +57,33 @@ const FETCH_DEFAULT_HEADERS: Readonly<Record<string, string>> = {
   'sec-fetch-mode': 'cors',
   'user-agent': 'node',
 };
+
+/** What agentwire uses of undici. */
+interface Undici {
+  request: typeof import('undici').request;
+  getGlobalDispatcher: typeof import('undici').getGlobalDispatcher;
+}
+let undici: Undici | undefined;
+let loadingUndici: Promise<Undici> | undefined;
+
+/**
+ * Loads the undici package on first use, leaving the process's `fetch` as it was. Importing undici
+ * installs an undici `Agent` of its own as the global dispatcher when there is none yet, and Node's `fetch`
+ * would then run on it (another undici version than the one Node bundles). So when no dispatcher is set,
+ * Node's `fetch` is first asked for a `data:` URL, which sets Node's own `Agent` (no network involved),
+ * and undici's `request()` then shares it, with its connection pool and settings.
+ */
+async function loadUndici(): Promise<Undici> {
+  loadingUndici ??= (async () => {
+    if ((globalThis as Record<symbol, unknown>)[Symbol.for('undici.globalDispatcher.1')] === undefined) {
+      await (await fetch('data:,')).arrayBuffer();
+    }
+    const { request, getGlobalDispatcher } = await import('undici');
+    undici = { request, getGlobalDispatcher };
+    return undici;
+  })();
+  return loadingUndici;
+}
 
 /** Returned instead of an answer when the server redirected: send the request again with `fetch`. */
 export const REDIRECTED = Symbol('redirected');
@@ -119,6 +145,7 @@ export async function sendWithUndici(
   signal: AbortSignal,
   onBytes: () => void,
 ): Promise<JsonAnswer | Response | typeof REDIRECTED> {
+  const { getGlobalDispatcher, request } = undici ?? (await loadUndici());
   const answer = await request(url, {
     method,
     headers: { ...FETCH_DEFAULT_HEADERS, ...headers },
