@@ -38,6 +38,24 @@ function isNodeFetch(candidate: unknown): boolean {
 let checkedFetch: unknown;
 let checkedIsNode = false;
 
+/**
+ * The Fetch standard's "bad ports" (section 2.9, "Port blocking"), which `fetch` refuses ("fetch failed
+ * (bad port)"). Requests to them go through `fetch` too, so that a session has one outcome, not POSTs that
+ * work and a GET stream or a redirect that fail.
+ */
+const FETCH_BAD_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104,
+  109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515,
+  526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049,
+  3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
+/** Whether `url`'s port is one `fetch` refuses. */
+export function isFetchBadPort(url: URL): boolean {
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  return FETCH_BAD_PORTS.has(port);
+}
+
 /** Whether requests may skip `fetch`: no `fetch` of the caller's, and the global one is Node's own. */
 export function undiciAvailable(customFetch: unknown): boolean {
   if (customFetch !== undefined) return false;

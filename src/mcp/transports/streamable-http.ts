@@ -51,7 +51,13 @@ import {
 import { GetStream, type HttpReconnectionOptions, resolveReconnection } from './http-get-stream.js';
 import { IdleTimer } from './http-idle.js';
 import { mediaType } from './http-media-type.js';
-import { type JsonAnswer, REDIRECTED, sendWithUndici, undiciAvailable } from './http-undici.js';
+import {
+  isFetchBadPort,
+  type JsonAnswer,
+  REDIRECTED,
+  sendWithUndici,
+  undiciAvailable,
+} from './http-undici.js';
 import { readSse } from './sse-reader.js';
 import { isJsonRpcMessage } from './stdio-jsonrpc.js';
 import type { AgentwireTransport, TransportCloseInfo } from './transport.js';
@@ -187,8 +193,11 @@ export class StreamableHTTPTransport implements AgentwireTransport {
   private closing: Promise<void> | undefined;
   private info: TransportCloseInfo | undefined;
   private readonly auth: HttpAuth | undefined;
-  /** The server redirected a request: from then on every request goes through `fetch`. */
-  private redirected = false;
+  /**
+   * Every request goes through `fetch`: the server redirected one (from then on), or its port is one
+   * `fetch` refuses (http-undici.ts `isFetchBadPort`).
+   */
+  private fetchOnly: boolean;
 
   constructor(private readonly options: StreamableHTTPTransportOptions) {
     this.url = new URL(options.url);
@@ -200,6 +209,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     this.server = options.serverName ?? this.url.host;
     this.reconnection = resolveReconnection(options.reconnection);
     this.auth = httpAuthFor(this.url, options);
+    this.fetchOnly = isFetchBadPort(this.url);
   }
 
   /** The `Mcp-Session-Id` the server assigned, until it expires or the transport closes. */
@@ -622,11 +632,12 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     signal: AbortSignal,
     onBytes: () => void = () => {},
   ): Promise<Response | JsonAnswer> {
-    if (!this.redirected && undiciAvailable(this.options.fetch)) {
+    if (!this.fetchOnly && undiciAvailable(this.options.fetch)) {
       const answer = await sendWithUndici(method, this.href, headers, body, signal, onBytes);
       if (answer !== REDIRECTED) return answer;
-      // fetch follows redirects by the Fetch standard's rules; undici is not asked to imitate them.
-      this.redirected = true;
+      // fetch follows redirects by the Fetch standard's rules; undici is not asked to imitate them. The
+      // redirecting endpoint sees this request twice (undici's, then fetch's); it answered with a redirect.
+      this.fetchOnly = true;
     }
     return this.fetchFn(this.href, { method, headers, ...(body !== undefined && { body }), signal });
   }

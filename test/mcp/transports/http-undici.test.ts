@@ -8,7 +8,12 @@ import { Readable } from 'node:stream';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AnswerHeaders, readJson, undiciAvailable } from '../../../src/mcp/transports/http-undici.js';
+import {
+  AnswerHeaders,
+  isFetchBadPort,
+  readJson,
+  undiciAvailable,
+} from '../../../src/mcp/transports/http-undici.js';
 import { StreamableHTTPTransport } from '../../../src/mcp/transports/streamable-http.js';
 import { closeAll, connect } from '../../fixtures/http-client.js';
 import { writeInPieces } from '../../fixtures/http-server.js';
@@ -159,6 +164,20 @@ describe('requests through undici, as fetch sends them', () => {
       loop.closeAllConnections();
       await new Promise<void>((resolve) => loop.close(() => resolve()));
     }
+  });
+});
+
+describe('ports fetch refuses', () => {
+  it('are refused for every request, as fetch refuses them, so that a session has one outcome', async () => {
+    expect(isFetchBadPort(new URL('http://127.0.0.1:6000/mcp'))).toBe(true);
+    expect(isFetchBadPort(new URL('http://mail.example/mcp'))).toBe(false);
+    expect(isFetchBadPort(new URL('https://example.com:3001/mcp'))).toBe(false);
+    const transport = new StreamableHTTPTransport({ url: 'http://127.0.0.1:6000/mcp', serverName: 'x11' });
+    const error = await transport
+      .send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'transport', message: expect.stringContaining('bad port') });
+    await transport.close();
   });
 });
 
