@@ -1,5 +1,6 @@
 /**
- * The Streamable HTTP transport's POSTs through undici's `request()` instead of `fetch`.
+ * The Streamable HTTP transport's requests (MCP spec 2025-11-25, "Transports > Streamable HTTP") through
+ * undici's `request()` instead of `fetch`.
  *
  * Why: `fetch` is undici too, plus the Fetch standard's web streams (a request body stream, a response
  * stream, their promise hops) that a JSON-RPC POST does not need. Measured on the bench's fast fixture
@@ -18,7 +19,7 @@
  * global `fetch` is not Node's own (a test stub, a request interceptor such as MSW, an APM wrapper),
  * whenever it was replaced.
  */
-import { pipeline, type Readable } from 'node:stream';
+import { pipeline, type Readable, type Transform } from 'node:stream';
 import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { mediaType } from './http-media-type.js';
 import { LARGE_LINE_BYTES, LargeLineParser } from './json-large-line.js';
@@ -34,9 +35,6 @@ function isNodeFetch(candidate: unknown): boolean {
     Function.prototype.toString.call(candidate).includes("require('internal/deps/undici/undici')")
   );
 }
-
-let checkedFetch: unknown;
-let checkedIsNode = false;
 
 /**
  * The Fetch standard's "bad ports" (section 2.9, "Port blocking"), which `fetch` refuses ("fetch failed
@@ -55,6 +53,10 @@ export function isFetchBadPort(url: URL): boolean {
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   return FETCH_BAD_PORTS.has(port);
 }
+
+/** The last global `fetch` looked at, and whether it is Node's own (the source check runs once per value). */
+let checkedFetch: unknown;
+let checkedIsNode = false;
 
 /** Whether requests may skip `fetch`: no `fetch` of the caller's, and the global one is Node's own. */
 export function undiciAvailable(customFetch: unknown): boolean {
@@ -100,6 +102,10 @@ async function loadUndici(): Promise<Undici> {
     undici = { request, getGlobalDispatcher };
     return undici;
   })();
+  // A failed load fails this request (with its cause) and is tried again by the next, not cached.
+  loadingUndici.catch(() => {
+    loadingUndici = undefined;
+  });
   return loadingUndici;
 }
 
@@ -201,7 +207,7 @@ export async function readJson(content: Readable, onBytes: () => void): Promise<
   for await (const chunk of content) {
     onBytes();
     let piece = chunk as Buffer;
-    if (bytes === 0 && parser === undefined && piece.subarray(0, 3).equals(BOM)) piece = piece.subarray(3);
+    if (bytes === 0 && piece.subarray(0, 3).equals(BOM)) piece = piece.subarray(3);
     if (parser !== undefined) {
       parser.push(piece);
       continue;
@@ -221,6 +227,20 @@ export async function readJson(content: Readable, onBytes: () => void): Promise<
   return { text: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8') };
 }
 
+const ZLIB_FLUSH = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
+const BROTLI_FLUSH = {
+  flush: constants.BROTLI_OPERATION_FLUSH,
+  finishFlush: constants.BROTLI_OPERATION_FLUSH,
+};
+
+/** A decoder per content coding `fetch` undoes (RFC 9110 section 8.4.1). */
+const DECODERS: Readonly<Record<string, () => Transform>> = {
+  gzip: () => createGunzip(ZLIB_FLUSH),
+  'x-gzip': () => createGunzip(ZLIB_FLUSH),
+  deflate: () => createInflate(ZLIB_FLUSH),
+  br: () => createBrotliDecompress(BROTLI_FLUSH),
+};
+
 /**
  * The body with its `Content-Encoding` undone, as `fetch` undoes it (gzip, x-gzip, deflate, br; the last
  * coding applied is undone first; an unknown coding leaves the body as it is). undici's `request()` leaves
@@ -237,18 +257,7 @@ function decoded(body: Readable, contentEncoding: string | null): Readable {
     .reverse();
   let stream = body;
   for (const coding of codings) {
-    const flush = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
-    const decoder =
-      coding === 'gzip' || coding === 'x-gzip'
-        ? createGunzip(flush)
-        : coding === 'deflate'
-          ? createInflate(flush)
-          : coding === 'br'
-            ? createBrotliDecompress({
-                flush: constants.BROTLI_OPERATION_FLUSH,
-                finishFlush: constants.BROTLI_OPERATION_FLUSH,
-              })
-            : undefined;
+    const decoder = DECODERS[coding]?.();
     if (decoder === undefined) return stream;
     // Errors (a corrupt stream, an abort) reach the reader through the last stream of the pipeline.
     stream = pipeline(stream, decoder, () => {});

@@ -247,16 +247,3 @@ function backslashRun(chunk: Buffer, end: number, floor: number): number {
   for (let k = end - 1; k >= floor && chunk[k] === BACKSLASH; k--) count++;
   return count;
 }
-
-/**
- * Parses a whole line given as chunks: {@link LargeLineParser} fed at once (for callers that already hold
- * the line).
- */
-export function parseLargeLine(
-  chunks: readonly Buffer[],
-  minStringBytes = LONG_STRING_BYTES,
-): LargeLineResult {
-  const parser = new LargeLineParser(minStringBytes);
-  for (const chunk of chunks) parser.push(chunk);
-  return parser.finish();
-}

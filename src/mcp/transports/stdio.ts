@@ -392,10 +392,10 @@ export class StdioTransport implements AgentwireTransport {
       return;
     }
     const text = parser.text();
-    if (text.trimStart() === '') return; // as the ordinary path: blank lines carry nothing
+    const start = text.trimStart();
+    if (start === '') return; // as the ordinary path: blank lines carry nothing
     // The ordinary path's rule: a line that does not start with '{' is not JSON, whatever it parses to.
-    const json = result.ok && text.trimStart().startsWith('{');
-    this.skipLine(text, json ? 'not_jsonrpc' : 'not_json');
+    this.skipLine(text, result.ok && start.startsWith('{') ? 'not_jsonrpc' : 'not_json');
   }
 
   /** The large-line reader runs in the stdout listener: whatever it throws is reported, never thrown. */

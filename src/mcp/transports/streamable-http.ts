@@ -309,7 +309,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     const signal = AbortSignal.timeout(this.deleteTimeoutMs);
     try {
       const headers = this.headersFor(undefined, session, await this.accessToken());
-      const response = (await this.request('DELETE', headers, undefined, signal)) as Response;
+      const response = await this.request('DELETE', headers, undefined, signal);
       await response.body?.cancel().catch(() => {});
       // 405: the server does not let clients end sessions; 404: it already forgot this one. Both are fine.
     } catch {
@@ -618,13 +618,26 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     const headers = this.headersFor(undefined, this.session, await this.accessToken());
     headers.accept = 'text/event-stream';
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    return (await this.request('GET', headers, undefined, signal)) as Response;
+    return this.request('GET', headers, undefined, signal);
   }
 
   /**
    * One HTTP request: through undici when it may be used (http-undici.ts), else, and from the first
    * redirect on, through `fetch`. Only a POST may come back as a {@link JsonAnswer}.
    */
+  private request(
+    method: 'POST',
+    headers: Record<string, string>,
+    body: string,
+    signal: AbortSignal,
+    onBytes: () => void,
+  ): Promise<Response | JsonAnswer>;
+  private request(
+    method: 'GET' | 'DELETE',
+    headers: Record<string, string>,
+    body: undefined,
+    signal: AbortSignal,
+  ): Promise<Response>;
   private async request(
     method: 'POST' | 'GET' | 'DELETE',
     headers: Record<string, string>,

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { LargeLineParser, parseLargeLine } from '../../../src/mcp/transports/json-large-line.js';
+import {
+  LargeLineParser,
+  type LargeLineResult,
+  LONG_STRING_BYTES,
+} from '../../../src/mcp/transports/json-large-line.js';
 import { LongJsonString } from '../../../src/mcp/transports/json-long-string.js';
 import { completeEscapesEnd } from '../../../src/mcp/transports/json-unescape.js';
+
+/** A whole line given as chunks, fed to a {@link LargeLineParser} at once. */
+function parseLargeLine(chunks: readonly Buffer[], minStringBytes = LONG_STRING_BYTES): LargeLineResult {
+  const parser = new LargeLineParser(minStringBytes);
+  for (const chunk of chunks) parser.push(chunk);
+  return parser.finish();
+}
 
 /** `bytes` cut into pieces of `size` bytes (the last one shorter). */
 function split(bytes: Buffer, size: number): Buffer[] {
