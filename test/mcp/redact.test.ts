@@ -1,9 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCPClient } from '../../src/mcp/client.js';
 import { MCPCallError, MCPConfigError } from '../../src/mcp/errors.js';
 import { httpRedactor } from '../../src/mcp/redact.js';
+import { type LoopbackServer, listenOnLoopback } from '../fixtures/loopback.js';
 
 describe('httpRedactor', () => {
   it('replaces header values, bearer tokens, query values, the password and the full URL', () => {
@@ -48,17 +48,15 @@ describe('fromUrl input checks', () => {
 });
 
 describe('errors from HTTP servers that echo credentials', () => {
-  let server: Server | undefined;
+  let server: LoopbackServer | undefined;
   afterEach(async () => {
-    await new Promise((resolve) => server?.close(resolve));
+    await server?.close();
     server = undefined;
   });
 
-  async function listen(handler: Parameters<typeof createServer>[1]): Promise<string> {
-    const listening = createServer(handler);
-    server = listening;
-    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(listening.address() as AddressInfo).port}/mcp`;
+  async function listen(handler: RequestListener): Promise<string> {
+    server = await listenOnLoopback(handler);
+    return `${server.origin}/mcp`;
   }
 
   it('never carries the header value the server echoed back', async () => {

@@ -3,7 +3,6 @@
  * followed as `fetch` follows them, the global dispatcher honoured, and `fetch` again as soon as the global
  * one was replaced.
  */
-import { createServer, type Server } from 'node:http';
 import { Readable } from 'node:stream';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
@@ -17,6 +16,7 @@ import {
 import { StreamableHTTPTransport } from '../../../src/mcp/transports/streamable-http.js';
 import { closeAll, connect } from '../../fixtures/http-client.js';
 import { writeInPieces } from '../../fixtures/http-server.js';
+import { listenOnLoopback } from '../../fixtures/loopback.js';
 
 afterEach(async () => {
   vi.unstubAllGlobals();
@@ -30,19 +30,16 @@ const postedMethods = (requests: { method: string; json: unknown }[]): unknown[]
 describe('POSTs through undici', () => {
   it('follows a 307 redirect of the endpoint with the same method and body, as fetch does', async () => {
     let target = '';
-    const redirector: Server = createServer((req, res) => {
+    const redirector = await listenOnLoopback((req, res) => {
       req.resume();
       res.writeHead(307, { location: target }).end();
     });
-    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
     try {
-      const address = redirector.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
       const { client, fixture } = await connect(
         (f) => {
           target = f.url;
         },
-        { url: `http://127.0.0.1:${port}/mcp` },
+        { url: `${redirector.origin}/mcp` },
       );
       const result = await client.callTool({ name: 'echo', arguments: { text: 'via redirect' } });
       expect(result.content).toEqual([{ type: 'text', text: 'ok' }]);
@@ -54,8 +51,7 @@ describe('POSTs through undici', () => {
       const call = fixture.requests.at(-1)?.json as { params: { arguments: unknown } };
       expect(call.params.arguments).toEqual({ text: 'via redirect' });
     } finally {
-      redirector.closeAllConnections();
-      await new Promise<void>((resolve) => redirector.close(() => resolve()));
+      await redirector.close();
     }
   });
 
@@ -140,16 +136,13 @@ describe('requests through undici, as fetch sends them', () => {
   });
 
   it('leaves a redirect loop to fetch, which fails it as fetch does', async () => {
-    const loop: Server = createServer((req, res) => {
+    const loop = await listenOnLoopback((req, res) => {
       req.resume();
       res.writeHead(307, { location: '/mcp' }).end();
     });
-    await new Promise<void>((resolve) => loop.listen(0, '127.0.0.1', resolve));
     try {
-      const address = loop.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
       const transport = new StreamableHTTPTransport({
-        url: `http://127.0.0.1:${port}/mcp`,
+        url: `${loop.origin}/mcp`,
         serverName: 'loop',
       });
       const error = await transport
@@ -161,8 +154,7 @@ describe('requests through undici, as fetch sends them', () => {
       });
       await transport.close();
     } finally {
-      loop.closeAllConnections();
-      await new Promise<void>((resolve) => loop.close(() => resolve()));
+      await loop.close();
     }
   });
 });
