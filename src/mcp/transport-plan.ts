@@ -56,10 +56,10 @@ export interface MCPHttpServer {
   /** Bound in ms on silence from a server while a response is awaited; resets on every byte. Default 120 000. */
   idleTimeout?: number;
   /**
-   * A `fetch` for every request (proxies, custom TLS, tests). Default: POSTs through undici's `request()` on
-   * the global dispatcher, the one the global `fetch` uses (so `setGlobalDispatcher` applies), and GET /
-   * DELETE through the global `fetch`; a global `fetch` replaced after agentwire loaded is used for all
-   * (see transports/http-undici.ts).
+   * A `fetch` for every request (proxies, custom TLS, tests). Default: undici's `request()` on the global
+   * dispatcher, the one the global `fetch` uses (so `setGlobalDispatcher` applies); the global `fetch`
+   * itself when it is not Node's own (a stub, MSW), for ports `fetch` refuses, and after a redirect (see
+   * transports/http-undici.ts).
    */
   fetch?: typeof fetch;
 }

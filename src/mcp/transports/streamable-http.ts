@@ -88,10 +88,9 @@ export interface StreamableHTTPTransportOptions {
   /** See `HttpAuthOptions.skipIssuerMetadataValidation`; used when `auth` is not given. Default false. */
   skipIssuerMetadataValidation?: boolean;
   /**
-   * Custom fetch, for every request. Default: POSTs through undici's `request()` on the global dispatcher
-   * (what `fetch` uses, without its web streams; http-undici.ts), everything else through the global
-   * `fetch`; all of it through the global `fetch` when that was replaced after agentwire loaded (a stub,
-   * MSW).
+   * Custom fetch, for every request. Default: undici's `request()` on the global dispatcher (what `fetch`
+   * uses, without its web streams; http-undici.ts), or the global `fetch` when it is not Node's own (a
+   * stub, MSW), when the server's port is one `fetch` refuses, and after the server redirected.
    */
   fetch?: HttpFetch;
   /**
