@@ -10,9 +10,15 @@ import { parseToolArguments } from '../providers/json-args.js';
 /** Parsed arguments, or why they are unusable (a sentence meant for the model). */
 export type ArgumentCheck = { ok: true; input: Record<string, unknown> } | { ok: false; problem: string };
 
-/** Parses and checks `text` against `schema`. */
-export function checkToolArguments(text: string, schema: JsonSchema): ArgumentCheck {
-  const input = parseToolArguments(text);
+/**
+ * Parses and checks `text` against `schema`; `input`, when given, is `text` already parsed by
+ * `parseToolArguments` (the agent parses once for its `tool_start` event).
+ */
+export function checkToolArguments(
+  text: string,
+  schema: JsonSchema,
+  input = parseToolArguments(text),
+): ArgumentCheck {
   if (input === undefined) {
     const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
     return { ok: false, problem: `arguments are not a JSON object: ${shown}` };

@@ -54,7 +54,7 @@ async function executeOne(call: ToolCallPart, context: ToolExecutionContext): Pr
     const known = [...context.table.byModelName.keys()].join(', ') || '(none)';
     return finish(`Unknown tool "${call.name}". Available tools: ${known}`, true);
   }
-  const checked = checkToolArguments(call.arguments, entry.tool.inputSchema);
+  const checked = checkToolArguments(call.arguments, entry.tool.inputSchema, parsed);
   if (!checked.ok) return finish(`Invalid arguments for tool "${call.name}": ${checked.problem}`, true);
   // Its own signal per call: MCP requests and tools add abort listeners to it that may outlive the call.
   return withLinkedSignal(context.signal, async (signal) => {

@@ -5,12 +5,12 @@
  * The transports already rate-limit repeated reports.
  */
 import type { MCPClient } from '../mcp/index.js';
-import type { CliIo } from './io.js';
+import { type CliIo, singleLine } from './io.js';
 
 /** Prints `client`'s `error` events and warning-level `log` events as `warning:` lines on stderr. */
 export function reportDiagnostics(client: MCPClient, io: CliIo): void {
   const oneLine = (text: string) => {
-    const line = text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+    const line = singleLine(text);
     return line.length > 300 ? `${line.slice(0, 300)}…` : line;
   };
   client.on('error', (error) => {

@@ -4,7 +4,7 @@
  * never contain header or environment values.
  */
 import { MCPCallError, MCPConfigError, MCPToolError } from '../mcp/index.js';
-import { ExitCode, type ExitCodeValue } from './io.js';
+import { ExitCode, type ExitCodeValue, singleLine } from './io.js';
 import { UsageError } from './usage-error.js';
 
 /** What to print and which code to exit with. */
@@ -38,6 +38,3 @@ export function describeFailure(error: unknown): Failure {
 }
 
 /** Folds line breaks (an HTML error page quoted in an HTTP error, say) so the error stays one line. */
-function singleLine(message: string): string {
-  return message.replace(/\s*[\r\n]+\s*/g, ' ').trim();
-}

@@ -28,3 +28,8 @@ export const ExitCode = {
 
 /** One of {@link ExitCode}'s values. */
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Folds line breaks (an HTML error page quoted in an HTTP error, say) so a message stays one line. */
+export function singleLine(message: string): string {
+  return message.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}

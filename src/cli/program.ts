@@ -10,15 +10,15 @@ import { registerServersCommand } from './commands/servers.js';
 import { registerToolsCommand } from './commands/tools.js';
 import type { CommandContext } from './context.js';
 import { type CliIo, ExitCode, type ExitCodeValue } from './io.js';
-import { type CliExitCode, describeRunFailure } from './run-failure.js';
+import { describeRunFailure } from './run-failure.js';
 
 /**
  * Runs the CLI on `argv` (the arguments after the program name, e.g. `['tools', '--stdio', 'node s.js']`).
  * Never throws and never exits the process.
  * @returns the exit code: 0 ok, 1 tool error, 2 usage, 3 connection or call failure (see `ExitCode`), 130 an
- *   agent run interrupted through `io.signal` (see `EXIT_INTERRUPTED`).
+ *   agent run interrupted through `io.signal` (`ExitCode.interrupted`, 130).
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<CliExitCode> {
+export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCodeValue> {
   let exitCode: ExitCodeValue = ExitCode.ok;
   const context: CommandContext = {
     io,

@@ -6,18 +6,12 @@
 import { AgentError } from '../agent/index.js';
 import { ModelError } from '../providers/index.js';
 import { describeFailure } from './failure.js';
-import { ExitCode, type ExitCodeValue } from './io.js';
+import { ExitCode, type ExitCodeValue, singleLine } from './io.js';
 import { RunSetupError } from './run-setup-error.js';
-
-/** Exit code of a run stopped by Ctrl-C: 128 + SIGINT (2), as shells report an interrupted command. */
-export const EXIT_INTERRUPTED = ExitCode.interrupted;
-
-/** Every exit code the CLI returns. */
-export type CliExitCode = ExitCodeValue;
 
 /** What to print (newline-terminated, for stderr) and which code to exit with. */
 export interface RunFailure {
-  exitCode: CliExitCode;
+  exitCode: ExitCodeValue;
   text: string;
 }
 
@@ -34,7 +28,7 @@ export function describeRunFailure(error: unknown): RunFailure {
     return { exitCode: each[0]?.exitCode ?? 1, text: each.map((failure) => failure.text).join('') };
   }
   if (error instanceof AgentError && error.kind === 'aborted') {
-    return { exitCode: EXIT_INTERRUPTED, text: `error: ${error.message}${reasonOf(error.cause)}\n` };
+    return { exitCode: ExitCode.interrupted, text: `error: ${error.message}${reasonOf(error.cause)}\n` };
   }
   if (error instanceof AgentError) return { exitCode: 1, text: `error: ${singleLine(error.message)}\n` };
   if (error instanceof ModelError) {
@@ -54,6 +48,3 @@ function reasonOf(reason: unknown): string {
 }
 
 /** Folds line breaks (an HTML error page quoted by a vendor SDK, say) so the error stays one line. */
-function singleLine(message: string): string {
-  return message.replace(/\s*[\r\n]+\s*/g, ' ').trim();
-}

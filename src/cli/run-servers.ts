@@ -2,8 +2,7 @@
  * The MCP servers of one `agentwire run`: named apart, connected together, and always disconnected.
  */
 import type { McpServerHandle } from '../agent/index.js';
-import { MCPCallError, type MCPClient } from '../mcp/index.js';
-import { exposedTools } from './config-targets.js';
+import { MCPCallError, type MCPClient, toolFilter } from '../mcp/index.js';
 import { throwSetupFailures } from './run-setup-error.js';
 import { createClient, type ServerTarget } from './server-options.js';
 
@@ -35,12 +34,14 @@ export function createClients(targets: readonly ServerTarget[]): MCPClient[] {
  */
 export function agentHandle(client: MCPClient, target: ServerTarget): McpServerHandle {
   if (target.kind !== 'config') return client;
+  // Compiled once: the agent asks for the tools every turn.
+  const accepts = toolFilter(target.entry);
   return {
     name: client.name,
     connect: () => client.connect(),
     disconnect: () => client.disconnect(),
     isConnected: () => client.isConnected(),
-    getTools: () => exposedTools(client, target),
+    getTools: () => client.getTools().filter((tool) => accepts(tool.name)),
   };
 }
 

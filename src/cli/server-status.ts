@@ -71,8 +71,3 @@ function detail(row: ServerRow): string {
   const noun = row.totalToolCount === 1 ? 'tool' : 'tools';
   return row.filtered ? `${row.toolCount} of ${row.totalToolCount} ${noun}` : `${row.toolCount} ${noun}`;
 }
-
-/** Folds line breaks (an HTML error page quoted in an HTTP error, say) so each row stays one line. */
-export function singleLine(message: string): string {
-  return message.replace(/\s*[\r\n]+\s*/g, ' ').trim();
-}

@@ -197,7 +197,7 @@ export class DirectRequests {
       params: { requestId: id, reason: String(reason) },
     };
     this.#transport.send(cancelled).catch((error: unknown) => {
-      this.#onError(new Error(`Failed to send cancellation: ${error}`));
+      this.#onError(new Error(`Failed to send cancellation: ${error}`, { cause: error }));
     });
   }
 }
@@ -212,7 +212,11 @@ function abortError(reason: unknown): SdkError {
   return reason instanceof SdkError ? reason : new SdkError(SdkErrorCode.RequestTimeout, String(reason));
 }
 
-function progressOf(params: Record<string, unknown>): Progress {
+/**
+ * A `notifications/progress` payload (MCP spec 2025-11-25, "Utilities > Progress") as the `Progress` the
+ * caller's `onprogress` gets: `progress`, and `total` / `message` when they are present and typed right.
+ */
+export function progressOf(params: Record<string, unknown>): Progress {
   const out: Progress = { progress: params.progress as number };
   if (typeof params.total === 'number') out.total = params.total;
   if (typeof params.message === 'string') out.message = params.message;

@@ -19,7 +19,7 @@ import {
   clientCapabilities,
   type MCPServerRequestHandlers,
 } from './server-requests.js';
-import { DirectRequests } from './session-calls.js';
+import { DirectRequests, progressOf } from './session-calls.js';
 import type { AgentwireTransport } from './transports/transport.js';
 import type {
   CallToolResult,
@@ -73,17 +73,6 @@ export interface SessionClientFeatures extends MCPServerRequestHandlers {
 
 /** Builds a fresh transport for one connection attempt. */
 export type TransportFactory = () => AgentwireTransport;
-
-function progressOf(p: {
-  progress: number;
-  total?: number | undefined;
-  message?: string | undefined;
-}): Progress {
-  const out: Progress = { progress: p.progress };
-  if (p.total !== undefined) out.total = p.total;
-  if (p.message !== undefined) out.message = p.message;
-  return out;
-}
 
 /**
  * The SDK's request options without `undefined` keys. A progress token is attached whenever progress can

@@ -116,7 +116,8 @@ export async function readLineRange(
   return { text: Buffer.concat(kept).toString('utf8') };
 }
 
-function throwIfAborted(toolName: string, signal: AbortSignal | undefined): void {
+/** Throws a {@link BuiltinToolError} of kind `aborted`, the signal's reason on `cause`, once `signal` fired. */
+export function throwIfAborted(toolName: string, signal: AbortSignal | undefined): void {
   if (signal?.aborted) {
     throw new BuiltinToolError('aborted', toolName, `${toolName} aborted`, { cause: signal.reason });
   }

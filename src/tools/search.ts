@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Tool } from '../core/tool.js';
 import { builtinTool, capOutput, fsError, stringArg } from './define.js';
 import { BuiltinToolError } from './errors.js';
+import { throwIfAborted } from './read-text.js';
 import { type SearchFile, searchInWorker } from './search-worker.js';
 import { walk } from './walk.js';
 import type { Workspace } from './workspace.js';
@@ -72,7 +73,7 @@ export function searchTool(options: SearchToolOptions): Tool {
         if (nameFilter && !path.basename(file).includes(nameFilter)) continue;
         files.push({ absolute: file, relative: await workspace.relative(file) });
       }
-      if (context.signal?.aborted) throw new BuiltinToolError('aborted', 'search', 'search aborted');
+      throwIfAborted('search', context.signal);
       const { matches, stopped } = await searchInWorker(
         {
           source: pattern,

@@ -14,9 +14,9 @@ import {
   MCPServers,
 } from '../../mcp/index.js';
 import type { CommandContext } from '../context.js';
-import { ExitCode } from '../io.js';
+import { ExitCode, singleLine } from '../io.js';
 import { positiveInteger } from '../server-options.js';
-import { formatServerRows, type ServerRow, singleLine, transportKind } from '../server-status.js';
+import { formatServerRows, type ServerRow, transportKind } from '../server-status.js';
 
 interface ServersOptions {
   config: string;
