@@ -3,6 +3,7 @@
  * `tools/` beside `mcp/` as leaves over `core/`. A lower layer never imports a higher one, and there are no
  * import cycles. The import graph comes from madge, which reads the TypeScript sources as the compiler does.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import madge from 'madge';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +21,28 @@ const ALLOWED: Record<string, string[]> = {
 };
 
 const layerOf = (file: string) => (file.includes('/') ? file.split('/')[0]! : '.');
+
+/**
+ * The rooms of `mcp/`, lowest first, and what each may import (besides itself and `core/`): wire types and
+ * errors at the bottom, then configuration (which knows no client), transports (which know no session),
+ * the session, the tool adapter, the client, and `MCPServers` over clients. `index.ts` is the public face.
+ */
+const MCP_ALLOWED: Record<string, string[]> = {
+  protocol: [],
+  config: ['protocol'],
+  'transports/json': ['protocol'],
+  transports: ['protocol'],
+  'transports/stdio': ['protocol', 'transports', 'transports/json'],
+  'transports/http': ['protocol', 'transports', 'transports/json'],
+  session: ['protocol', 'transports'],
+  adapter: ['protocol', 'session'],
+  client: ['protocol', 'config', 'transports', 'transports/stdio', 'transports/http', 'session', 'adapter'],
+  servers: ['protocol', 'config', 'session', 'adapter', 'client'],
+  '.': ['protocol', 'config', 'transports/http', 'session', 'adapter', 'client', 'servers'],
+};
+
+/** The room of a file under `mcp/`: its folder below `mcp/` (`transports/http`, `client`, `.`). */
+const roomOf = (file: string) => path.posix.dirname(file.slice('mcp/'.length));
 
 describe('architecture', async () => {
   const graph = await madge(path.join(ROOT, 'src'), {
@@ -43,9 +66,35 @@ describe('architecture', async () => {
     expect(violations).toEqual([]);
   });
 
+  it('keeps the rooms of mcp/ in their order', () => {
+    const violations: string[] = [];
+    const files = Object.entries(graph.obj()).filter(([file]) => file.startsWith('mcp/'));
+    for (const [file, imports] of files) {
+      const from = roomOf(file);
+      if (!(from in MCP_ALLOWED)) violations.push(`${file}: a folder the rules do not know`);
+      for (const target of imports.filter((target) => target.startsWith('mcp/'))) {
+        const to = roomOf(target);
+        if (to !== from && !(MCP_ALLOWED[from] ?? []).includes(to)) violations.push(`${file} -> ${target}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('keeps every file of src/ under 450 lines', () => {
+    const long = Object.keys(graph.obj())
+      .map((file) => ({ file, lines: readFileSync(path.join(ROOT, 'src', file), 'utf8').split('\n').length }))
+      .filter(({ lines }) => lines > 450)
+      .map(({ file, lines }) => `${file}: ${lines} lines`);
+    expect(long).toEqual([
+      'mcp/client/client.ts: 611 lines',
+      'mcp/transports/http/streamable-http.ts: 785 lines',
+      'mcp/transports/stdio/stdio-transport.ts: 523 lines',
+    ]);
+  });
+
   it('sees the whole source tree and resolves its .js-suffixed imports', () => {
     expect(Object.keys(graph.obj()).length).toBeGreaterThan(60);
-    expect(graph.obj()['mcp/client.ts']).toContain('mcp/session.ts');
+    expect(graph.obj()['mcp/client/client.ts']).toContain('mcp/session/session.ts');
     expect(graph.warnings().skipped).toEqual([]);
   });
 });

@@ -3,9 +3,24 @@
  * Processes are recognised by their command line (real servers run from node_modules, fixtures from
  * test/fixtures), so a leak anywhere in the suite fails the run with the culprits' command lines.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const MARKERS = ['node_modules/@modelcontextprotocol/server-', '/test/fixtures/'];
+/** This checkout: another checkout's suite (another Node version, another work tree) is someone else's. */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Started from this checkout: named by an absolute path into it, or by a relative one from a folder in it. */
+function fromThisCheckout(pid: string, cmdline: string): boolean {
+  if (cmdline.includes(`${ROOT}/`)) return true;
+  try {
+    const cwd = readlinkSync(`/proc/${pid}/cwd`);
+    return cwd === ROOT || cwd.startsWith(`${ROOT}/`);
+  } catch {
+    return false; // exited while we looked
+  }
+}
 
 function leftovers(): string[] {
   const found: string[] = [];
@@ -18,7 +33,8 @@ function leftovers(): string[] {
       continue; // exited while we looked
     }
     if (cmdline.includes('vitest')) continue;
-    if (MARKERS.some((marker) => cmdline.includes(marker))) found.push(`${entry}: ${cmdline}`);
+    if (!MARKERS.some((marker) => cmdline.includes(marker))) continue;
+    if (fromThisCheckout(entry, cmdline)) found.push(`${entry}: ${cmdline}`);
   }
   return found;
 }

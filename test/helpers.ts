@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { MCPStdioServer } from '../src/mcp/transport-plan.js';
+import type { MCPStdioServer } from '../src/mcp/config/server-spec.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = (name: string, file: string) =>

@@ -1,24 +1,26 @@
 /** The MCP client layer: everything a caller needs to reach MCP servers' tools. */
 
-export type { AuthorizationCallback } from './auth.js';
 export {
-  DEFAULT_CALL_TIMEOUT_MS,
-  type MCPCallOptionsContext,
-  type MCPCallOptionsSource,
-  type MCPToolCallOptions,
-} from './call-options.js';
+  base64DecodedSize,
+  formatBytes,
+  renderCallToolResult,
+  renderCallToolResultText,
+  renderContentBlock,
+} from './adapter/content.js';
+export { MCPTool } from './adapter/mcp-tool.js';
 export {
   MCPClient,
   type MCPClientOptions,
   type MCPClientState,
   type MCPFormatResultContext,
   type MCPRequestOptions,
-} from './client.js';
+} from './client/client.js';
+export { createClient, type MCPCreateClientOptions } from './client/create-client.js';
+export { MCPClientEvent, type MCPClientEvents, type MCPClientLogEntry } from './client/events.js';
+export type { MCPReconnectOptions } from './client/reconnect.js';
 export {
-  createClient,
   getServerEntry,
   loadServerConfig,
-  type MCPCreateClientOptions,
   type MCPHttpServerEntry,
   type MCPInvalidServerEntry,
   type MCPLoadConfigOptions,
@@ -28,15 +30,9 @@ export {
   type MCPStdioServerEntry,
   type MCPToolFilter,
   parseServerConfig,
-} from './config.js';
-export { toolFilter } from './config-filter.js';
-export {
-  base64DecodedSize,
-  formatBytes,
-  renderCallToolResult,
-  renderCallToolResultText,
-  renderContentBlock,
-} from './content.js';
+} from './config/load.js';
+export type { MCPHttpServer, MCPStdioServer } from './config/server-spec.js';
+export { toolFilter } from './config/tool-filter.js';
 export {
   MCPCallError,
   type MCPCallErrorDetails,
@@ -45,11 +41,8 @@ export {
   type MCPConfigErrorDetails,
   MCPError,
   MCPToolError,
-} from './errors.js';
-export { MCPClientEvent, type MCPClientEvents, type MCPClientLogEntry } from './events.js';
-export { MCPTool } from './mcp-tool.js';
-export type { MCPReconnectOptions } from './reconnect.js';
-export type { MCPServerRequestHandlers, ServerRequestContext } from './server-requests.js';
+} from './protocol/errors.js';
+export type * from './protocol/types.js';
 export {
   DEFAULT_PREFIX_SEPARATOR,
   MCPPrefixedTool,
@@ -58,6 +51,12 @@ export {
   MCPServers,
   type MCPServersEvents,
   type MCPServersToolOptions,
-} from './servers.js';
-export type { MCPHttpServer, MCPStdioServer } from './transport-plan.js';
-export type * from './types.js';
+} from './servers/servers.js';
+export {
+  DEFAULT_CALL_TIMEOUT_MS,
+  type MCPCallOptionsContext,
+  type MCPCallOptionsSource,
+  type MCPToolCallOptions,
+} from './session/call-options.js';
+export type { MCPServerRequestHandlers, ServerRequestContext } from './session/server-requests.js';
+export type { AuthorizationCallback } from './transports/http/auth.js';

@@ -6,7 +6,7 @@
  * code, signal, stderr tail, HTTP status), so that a pending call can be failed with a useful error.
  */
 import type { Transport } from '@modelcontextprotocol/client';
-import type { MCPCallErrorDetails, MCPCallErrorKind } from '../errors.js';
+import type { MCPCallErrorDetails, MCPCallErrorKind } from '../protocol/errors.js';
 
 /** Why a transport's connection ended, recorded before it calls `onclose`. */
 export interface TransportCloseInfo extends MCPCallErrorDetails {

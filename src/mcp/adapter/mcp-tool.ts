@@ -1,0 +1,61 @@
+/**
+ * One MCP server tool as an agentwire {@link Tool} (Rust seed: `McpToolAdapter`; TypeScript seed: "Using
+ * Tools"). The instance points at its `MCPClient`, not at a connection, so it keeps working across
+ * reconnects; the client replaces an instance only when the server changes the tool's definition.
+ */
+import type { JsonSchema } from '../../core/json.js';
+import type { Tool, ToolContext } from '../../core/tool.js';
+import type { CallToolResult, MCPToolDefinition } from '../protocol/types.js';
+import type { MCPToolCallOptions } from '../session/call-options.js';
+
+/** What an `MCPTool` needs from its client: a way to call, and how to present the result. */
+export interface MCPToolHost {
+  readonly name: string;
+  callTool(
+    name: string,
+    input: Record<string, unknown>,
+    options?: MCPToolCallOptions,
+  ): Promise<CallToolResult>;
+  /** Renders a result for the model, or throws `MCPToolError` for `isError` results (per client options). */
+  presentResult(toolName: string, result: CallToolResult): unknown;
+}
+
+/** An MCP server's tool, callable by any agent. */
+export class MCPTool implements Tool {
+  /** The tool's name on the server, unchanged. */
+  readonly name: string;
+  /** The server's description, or `''`. */
+  readonly description: string;
+  /** The server's full input JSON Schema, unreduced (`$defs`, `additionalProperties`, … kept). */
+  readonly inputSchema: JsonSchema;
+  /** The server's name. */
+  readonly source: string;
+  /** The full `tools/list` entry (title, annotations, outputSchema, _meta …). */
+  readonly definition: MCPToolDefinition;
+  readonly #host: MCPToolHost;
+
+  constructor(definition: MCPToolDefinition, host: MCPToolHost) {
+    this.definition = definition;
+    this.name = definition.name;
+    this.description = definition.description ?? '';
+    this.inputSchema = definition.inputSchema;
+    this.source = host.name;
+    this.#host = host;
+  }
+
+  /**
+   * Calls the tool. `context.signal` reaches the MCP request and overrides the client's default signal;
+   * `context.onProgress` receives the server's `notifications/progress` for this call.
+   *
+   * @returns the rendered result (see `renderCallToolResult`) or what the client's `formatResult` returns.
+   * @throws MCPToolError when the server reports `isError: true` and `throwOnToolError` is on (default).
+   * @throws MCPCallError when the call does not complete (timeout, abort, transport, JSON-RPC error…).
+   */
+  async execute(input: Record<string, unknown>, context: ToolContext = {}): Promise<unknown> {
+    const options: MCPToolCallOptions = {};
+    if (context.signal) options.signal = context.signal;
+    if (context.onProgress) options.onprogress = context.onProgress;
+    const result = await this.#host.callTool(this.name, input, options);
+    return this.#host.presentResult(this.name, result);
+  }
+}

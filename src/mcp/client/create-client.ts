@@ -1,0 +1,34 @@
+/** A client for one entry of a server configuration file (see config/load.ts). */
+import type { MCPServerEntry } from '../config/entry.js';
+import type { MCPHttpServer, MCPStdioServer } from '../config/server-spec.js';
+import { MCPClient } from './client.js';
+import type { MCPClientOptions } from './options.js';
+
+/**
+ * Options of {@link createClient}: the client options shared by every server, plus the stdio- and
+ * HTTP-only settings a configuration file does not carry. `name` always comes from the entry.
+ */
+export type MCPCreateClientOptions = Omit<MCPClientOptions, 'name'> &
+  Pick<MCPStdioServer, 'stderr' | 'inheritEnv'> &
+  Pick<MCPHttpServer, 'authProvider' | 'idleTimeout' | 'fetch'>;
+
+/** A client (not yet connected) for one configured server, named after its entry. */
+export function createClient(entry: MCPServerEntry, options: MCPCreateClientOptions = {}): MCPClient {
+  const { stderr, inheritEnv, authProvider, idleTimeout, fetch, ...clientOptions } = options;
+  if (entry.kind === 'stdio') {
+    const server: MCPStdioServer = {
+      ...entry.server,
+      ...(stderr !== undefined && { stderr }),
+      ...(inheritEnv !== undefined && { inheritEnv }),
+    };
+    return MCPClient.fromStdio(server, { ...clientOptions, name: entry.name });
+  }
+  return MCPClient.fromUrl(entry.url, {
+    ...clientOptions,
+    ...entry.options,
+    ...(authProvider && { authProvider }),
+    ...(idleTimeout !== undefined && { idleTimeout }),
+    ...(fetch && { fetch }),
+    name: entry.name,
+  });
+}

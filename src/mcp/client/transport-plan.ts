@@ -1,0 +1,131 @@
+/**
+ * How a client reaches its server: which transports to try, in order, and when to fall back to the next.
+ * Streamable HTTP first, then the 2024-11-05 HTTP+SSE transport when the server answers `initialize` the
+ * way old servers do (MCP spec 2025-11-25, "Transports > Backwards Compatibility").
+ */
+import path from 'node:path';
+import {
+  checkHeaders,
+  type MCPHttpServer,
+  type MCPStdioServer,
+  parseServerUrl,
+} from '../config/server-spec.js';
+import { httpRedactor, noRedaction, type Redactor } from '../protocol/redact.js';
+import type { TransportFactory } from '../session/session.js';
+import { HttpAuth } from '../transports/http/auth.js';
+import { isLegacyFallbackError, LegacySSETransport } from '../transports/http/legacy-sse.js';
+import { StreamableHTTPTransport } from '../transports/http/streamable-http.js';
+import { StdioTransport } from '../transports/stdio/stdio-transport.js';
+
+/** One way to reach the server. */
+export interface TransportCandidate {
+  create: TransportFactory;
+  /** When this candidate's `initialize` fails with such an error, the next candidate is tried. */
+  fallBackOn?: (error: unknown) => boolean;
+  /** Logged when falling back. */
+  fallbackNote?: string;
+}
+
+/** The ordered ways to reach one server, and its default name. */
+export interface TransportPlan {
+  defaultName: string;
+  candidates: TransportCandidate[];
+  /** The OAuth state shared by every transport of the client, when it has an `authProvider`. */
+  auth?: HttpAuth;
+  /** Removes this server's credentials from error text (see redact.ts). */
+  redact: Redactor;
+}
+
+const RUNNERS = new Set([
+  'node',
+  'npx',
+  'bun',
+  'bunx',
+  'deno',
+  'python',
+  'python3',
+  'uv',
+  'uvx',
+  'pnpm',
+  'yarn',
+  'sh',
+  'bash',
+]);
+
+/** `server-everything` for `node …/server-everything/dist/index.js`, `server-filesystem` for `npx -y @x/server-filesystem /tmp`. */
+export function nameFromCommand(command: string, args: readonly string[] = []): string {
+  const base = path.basename(command).replace(/\.(exe|cmd)$/i, '');
+  if (!RUNNERS.has(base)) return base;
+  // `node -e "<script>"`, `python -c …`: the script is no name.
+  if (args.some((arg) => ['-e', '-c', '-p', '--eval', '--print'].includes(arg))) return base;
+  const target = args.find((arg) => !arg.startsWith('-'));
+  if (target === undefined) return base;
+  const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(target);
+  const named = inModules?.[1] ?? target;
+  return path.basename(named.replace(/@[^/@]*$/, '')).replace(/\.(m?js|ts|py)$/, '');
+}
+
+/**
+ * How to reach a stdio server: one candidate, our `StdioTransport` (MCP spec 2025-11-25, "Transports >
+ * stdio"). `name` defaults to {@link nameFromCommand}. Nothing is spawned until the factory is called.
+ */
+export function stdioTransportPlan(server: MCPStdioServer, name: string | undefined): TransportPlan {
+  const serverName = name ?? nameFromCommand(server.command, server.args);
+  return {
+    defaultName: serverName,
+    candidates: [{ create: () => new StdioTransport({ ...server, serverName }) }],
+    redact: noRedaction,
+  };
+}
+
+/**
+ * How to reach an HTTP server: Streamable HTTP, then (mode `auto`) the 2024-11-05 HTTP+SSE transport when
+ * `initialize` is refused with 400/404/405 (MCP spec 2025-11-25, "Transports > Backwards Compatibility").
+ * Builds the credential redactor and, with an `authProvider`, the OAuth state shared by both transports.
+ * @throws MCPConfigError for a URL that is not http(s), carries credentials, or a header that fetch would reject.
+ */
+export function httpTransportPlan(
+  url: string | URL,
+  options: MCPHttpServer & { name?: string },
+): TransportPlan {
+  const target = parseServerUrl(url);
+  checkHeaders(options.headers ?? {});
+  const serverName = options.name ?? target.host;
+  const auth =
+    options.authProvider &&
+    new HttpAuth({
+      serverUrl: target,
+      provider: options.authProvider,
+      ...(options.fetch && { fetch: options.fetch }),
+      ...(options.skipIssuerMetadataValidation === true && { skipIssuerMetadataValidation: true }),
+    });
+  const shared = {
+    url: target,
+    serverName,
+    ...(options.headers && { headers: options.headers }),
+    ...(auth && { auth }),
+    ...(options.fetch && { fetch: options.fetch }),
+  };
+  const streamable: TransportCandidate = {
+    create: () =>
+      new StreamableHTTPTransport({
+        ...shared,
+        ...(options.idleTimeout !== undefined && { idleTimeoutMs: options.idleTimeout }),
+      }),
+  };
+  const legacy: TransportCandidate = { create: () => new LegacySSETransport(shared) };
+  const mode = options.transport ?? 'auto';
+  const redact = httpRedactor(target, options.headers);
+  const plan = (candidates: TransportCandidate[]): TransportPlan => ({
+    defaultName: serverName,
+    candidates,
+    redact,
+    ...(auth && { auth }),
+  });
+  if (mode === 'sse') return plan([legacy]);
+  if (mode === 'streamable-http') return plan([streamable]);
+  streamable.fallBackOn = isLegacyFallbackError;
+  streamable.fallbackNote =
+    'initialize over Streamable HTTP was refused; trying the 2024-11-05 HTTP+SSE transport';
+  return plan([streamable, legacy]);
+}

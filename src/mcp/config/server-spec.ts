@@ -1,0 +1,102 @@
+/**
+ * How a server is described: a command to start (stdio) or the HTTP options of a URL, and the checks a
+ * server URL and its headers must pass before anything is sent.
+ */
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import { MCPConfigError } from '../protocol/errors.js';
+
+/** A local server started as a child process (TypeScript seed, `MCPClient.fromStdio(config)`). */
+export interface MCPStdioServer {
+  /** Command to run (`node`, `npx`, `python`, an absolute path…), looked up on PATH. */
+  command: string;
+  /** Arguments passed to the command. */
+  args?: string[];
+  /**
+   * Environment variables for the process, merged over a safe default environment (PATH, HOME, USER,
+   * SHELL, TERM, LOGNAME — the SDK's list); these win. Values never appear in errors or logs.
+   */
+  env?: Record<string, string>;
+  /** Pass the whole parent environment (then `env` on top). Default false. */
+  inheritEnv?: boolean;
+  /** Working directory. Default: the host's. */
+  cwd?: string;
+  /**
+   * What to do with the server's stderr besides keeping its last lines for errors: `'capture'` (default,
+   * keep only), `'inherit'` (also copy to the host's stderr), or a function receiving each line.
+   */
+  stderr?: 'capture' | 'inherit' | ((line: string) => void);
+}
+
+/** HTTP-specific options of `MCPClient.fromUrl` (TypeScript seed, "Authentication"; Rust seed, "HTTP"). */
+export interface MCPHttpServer {
+  /** Static headers on every request (e.g. `Authorization: Bearer …`). Values never appear in errors. */
+  headers?: Record<string, string>;
+  /**
+   * OAuth provider (the MCP SDK's `OAuthClientProvider` interface) for servers that require OAuth. When the
+   * user must authorize, `connect()` fails with an `MCPCallError` (kind `http`, status 401, `cause` the SDK's
+   * `UnauthorizedError`) after the provider's `redirectToAuthorization(url)`; call `client.finishAuth(code)`
+   * and `connect()` again (see auth.ts).
+   */
+  authProvider?: OAuthClientProvider;
+  /**
+   * Accept authorization server metadata whose `issuer` differs from the URL it was fetched for (RFC 8414
+   * §3.3), for servers whose metadata predates that check. Security-weakening. Default false.
+   */
+  skipIssuerMetadataValidation?: boolean;
+  /** `'streamable-http'`, `'sse'` (2024-11-05 HTTP+SSE), or `'auto'`: Streamable HTTP, else SSE. Default auto. */
+  transport?: 'auto' | 'streamable-http' | 'sse';
+  /** Bound in ms on silence from a server while a response is awaited; resets on every byte. Default 120 000. */
+  idleTimeout?: number;
+  /**
+   * A `fetch` for every request (proxies, custom TLS, tests). Default: undici's `request()` on the global
+   * dispatcher, the one the global `fetch` uses (so `setGlobalDispatcher` applies); the global `fetch`
+   * itself when it is not Node's own (a stub, MSW), for ports `fetch` refuses, and after a redirect (see
+   * transports/http-undici.ts).
+   */
+  fetch?: typeof fetch;
+}
+
+/**
+ * The server URL, checked. Credentials in the URL (`user:password@`) are refused: `fetch` cannot send them
+ * and they would be printed wherever the URL is. Messages never quote the URL.
+ * @throws MCPConfigError
+ */
+export function parseServerUrl(url: string | URL): URL {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch (error) {
+    throw new MCPConfigError('the server URL is not a valid absolute URL', { cause: error });
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw new MCPConfigError(`the server URL must be http: or https:, not ${target.protocol}`);
+  }
+  if (target.username || target.password) {
+    throw new MCPConfigError(
+      'the server URL must not contain credentials (user:password@); send them in a header such as Authorization',
+    );
+  }
+  return target;
+}
+
+/**
+ * Refuses headers that `fetch` would reject at the first request, where its error would quote the value.
+ * @throws MCPConfigError naming the header, never its value.
+ */
+export function checkHeaders(headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      throw new MCPConfigError(
+        "a header name is not a valid HTTP header name (letters, digits and !#$%&'*+.^_`|~-)",
+      );
+    }
+    if (typeof value !== 'string' || /[\r\n\0]/.test(value)) {
+      throw new MCPConfigError(`header "${name}": the value must be a string without line breaks or NUL`);
+    }
+    try {
+      new Headers([[name, value]]);
+    } catch {
+      throw new MCPConfigError(`header "${name}": the value is not a valid HTTP header value`);
+    }
+  }
+}

@@ -1,0 +1,290 @@
+/**
+ * `MCPServers`: many MCP servers as one source of tools (issue 5, "Server configuration"; TypeScript seed,
+ * "Tools from multiple MCP servers can be combined freely"). Servers connect in parallel and fail alone:
+ * one server that cannot start is reported with its `MCPCallError` while the others connect.
+ */
+import type { JsonSchema } from '../../core/json.js';
+import type { Tool, ToolContext } from '../../core/tool.js';
+import type { MCPTool } from '../adapter/mcp-tool.js';
+import type { MCPClient, MCPClientState } from '../client/client.js';
+import { createClient, type MCPCreateClientOptions } from '../client/create-client.js';
+import { type MCPClientEvents, TypedEmitter } from '../client/events.js';
+import type { MCPServerConfig, MCPServerEntry } from '../config/load.js';
+import { type MCPToolFilter, toolFilter } from '../config/tool-filter.js';
+import { MCPCallError, MCPConfigError } from '../protocol/errors.js';
+import { toCallError } from '../session/error-mapping.js';
+
+/** Default separator between server and tool names: `github__create_issue`. */
+export const DEFAULT_PREFIX_SEPARATOR = '__';
+
+/** Options of {@link MCPServers.getTools}. */
+export interface MCPServersToolOptions {
+  /**
+   * Prefix each tool's name with its server's name: `<server><separator><tool>`. Characters of the server
+   * name outside `[A-Za-z0-9_-]` become `_`, so prefixed names stay within what model APIs accept when the
+   * tool's own name does. Default false (names as the servers define them; two servers may then offer
+   * the same name).
+   */
+  prefix?: boolean;
+  /** Separator used with `prefix`. Default `'__'` ({@link DEFAULT_PREFIX_SEPARATOR}). */
+  separator?: string;
+}
+
+/** How one server's `connect()` ended, from {@link MCPServers.connectAll}. */
+export type MCPServerConnectResult =
+  | { name: string; ok: true /** Tools exposed after filters. */; toolCount: number }
+  | { name: string; ok: false; error: MCPCallError };
+
+/** One server's state, from {@link MCPServers.status}. */
+export interface MCPServerStatus {
+  name: string;
+  state: MCPClientState;
+  /** Tools exposed after `allowTools` / `blockTools`. */
+  toolCount: number;
+  /** Tools the server offers, before filters. */
+  totalToolCount: number;
+  /**
+   * Why the last connect failed, or why the connection was lost; cleared by a successful (re)connect. An
+   * `MCPConfigError` (with `state: 'failed'`) for an invalid configuration entry, which is never started.
+   */
+  error?: Error;
+}
+
+/** Events of {@link MCPServers}: each client's events, tagged with the server's name. */
+export interface MCPServersEvents {
+  connected: MCPClientEvents['connected'] & { server: string };
+  disconnected: MCPClientEvents['disconnected'] & { server: string };
+  reconnected: MCPClientEvents['reconnected'] & { server: string };
+  /** A server's tool list changed (before filters; call `getTools()` for the exposed list). */
+  toolsChanged: MCPClientEvents['toolsChanged'] & { server: string };
+  /** A server's background error; `MCPError`s carry the server on `.server`. Only when listened to. */
+  error: Error;
+}
+
+/** A server's tool under a prefixed name; calls go to the server's tool unchanged. */
+export class MCPPrefixedTool implements Tool {
+  /** `<server><separator><tool>`. */
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  /** The server's name. */
+  readonly source: string;
+  /** The server's tool, which does the work. */
+  readonly tool: MCPTool;
+
+  constructor(name: string, tool: MCPTool) {
+    this.name = name;
+    this.tool = tool;
+    this.description = tool.description;
+    this.inputSchema = tool.inputSchema;
+    this.source = tool.source;
+  }
+
+  /** Same as `tool.execute`: rendered result; throws MCPToolError / MCPCallError. */
+  execute(input: Record<string, unknown>, context?: ToolContext): Promise<unknown> {
+    return this.tool.execute(input, context);
+  }
+}
+
+interface Member {
+  client: MCPClient;
+  accepts: (toolName: string) => boolean;
+  error: Error | undefined;
+  detach: () => void;
+}
+
+/**
+ * A set of named MCP clients, connected and disconnected together, plus the invalid entries of the
+ * configuration it came from, kept so that they are reported as failed servers rather than forgotten.
+ */
+export class MCPServers extends TypedEmitter<MCPServersEvents> {
+  readonly #members = new Map<string, Member>();
+  readonly #invalid = new Map<string, MCPConfigError>();
+  // Same wrapper for the same tool and name across calls, so agents may compare tools by identity.
+  readonly #prefixed = new WeakMap<MCPTool, Map<string, MCPPrefixedTool>>();
+
+  /**
+   * One (unconnected) client per configured server, with the entry's `allowTools` / `blockTools`, then the
+   * config's invalid entries ({@link addInvalid}). `options` apply to every client (timeouts, handlers,
+   * `stderr`, …).
+   */
+  static fromConfig(
+    config: MCPServerConfig | readonly MCPServerEntry[],
+    options: MCPCreateClientOptions = {},
+  ): MCPServers {
+    const servers = new MCPServers();
+    const entries = 'servers' in config ? config.servers : config;
+    for (const entry of entries) servers.add(createClient(entry, options), entry);
+    if ('invalid' in config) for (const { name, error } of config.invalid) servers.addInvalid(name, error);
+    return servers;
+  }
+
+  /**
+   * Adds a client under its `name`. It is not connected here.
+   * @throws MCPConfigError when a server of that name is already present.
+   */
+  add(client: MCPClient, filter: MCPToolFilter = {}): this {
+    this.#checkFree(client.name);
+    const member: Member = { client, accepts: toolFilter(filter), error: undefined, detach: () => {} };
+    member.detach = this.#follow(member);
+    this.#members.set(client.name, member);
+    return this;
+  }
+
+  /**
+   * Records a server whose configuration entry cannot be used: it has no client, offers no tools, and
+   * `connectAll()` skips it; `status()` reports it as failed with `error`, after the clients.
+   * @throws MCPConfigError when a server of that name is already present.
+   */
+  addInvalid(name: string, error: MCPConfigError): this {
+    this.#checkFree(name);
+    this.#invalid.set(name, error);
+    return this;
+  }
+
+  #checkFree(name: string): void {
+    if (this.#members.has(name) || this.#invalid.has(name)) {
+      throw new MCPConfigError(`MCPServers: a server named "${name}" was already added`, { entry: name });
+    }
+  }
+
+  /** Disconnects and forgets the server `name` (or forgets the invalid entry); false when there is none. */
+  async remove(name: string): Promise<boolean> {
+    if (this.#invalid.delete(name)) return true;
+    const member = this.#members.get(name);
+    if (!member) return false;
+    this.#members.delete(name);
+    member.detach();
+    await member.client.disconnect();
+    return true;
+  }
+
+  /** The client of server `name`. */
+  get(name: string): MCPClient | undefined {
+    return this.#members.get(name)?.client;
+  }
+
+  /** Every client, in the order added. */
+  clients(): MCPClient[] {
+    return [...this.#members.values()].map((member) => member.client);
+  }
+
+  /**
+   * Connects every server in parallel. Never rejects for a server's failure: each result says whether its
+   * server connected (with its exposed tool count) or why not (an `MCPCallError` naming the server: kind
+   * `spawn` for a command that does not exist, `connection_closed` for one that exits, `timeout`, …).
+   * Already connected servers resolve at once. Invalid entries ({@link addInvalid}) have nothing to
+   * connect and no result here; `status()` reports them.
+   *
+   * @returns one result per client, in the order added.
+   */
+  connectAll(): Promise<MCPServerConnectResult[]> {
+    return Promise.all([...this.#members.values()].map((member) => this.#connect(member)));
+  }
+
+  async #connect(member: Member): Promise<MCPServerConnectResult> {
+    const name = member.client.name;
+    try {
+      await member.client.connect();
+      member.error = undefined;
+      return { name, ok: true, toolCount: this.#exposed(member).length };
+    } catch (thrown) {
+      const error =
+        thrown instanceof MCPCallError ? thrown : toCallError(thrown, { server: name, method: 'initialize' });
+      member.error = error;
+      return { name, ok: false, error };
+    }
+  }
+
+  /**
+   * The exposed tools of every server, in the order servers were added and each server's own order.
+   * A server that is reconnecting keeps its tools (calls wait for the reconnect); one that has `failed`
+   * contributes none, since every call to it could only fail.
+   */
+  getTools(options: MCPServersToolOptions = {}): Tool[] {
+    const separator = options.separator ?? DEFAULT_PREFIX_SEPARATOR;
+    return [...this.#members.values()].flatMap((member): Tool[] => {
+      if (member.client.getState() === 'failed') return [];
+      const tools = this.#exposed(member);
+      if (!options.prefix) return tools;
+      const prefix = member.client.name.replace(/[^A-Za-z0-9_-]/g, '_');
+      return tools.map((tool) => this.#prefixedTool(tool, `${prefix}${separator}${tool.name}`));
+    });
+  }
+
+  /**
+   * Each server's state and tool counts, in the order added (for `agentwire servers`); the invalid entries
+   * last, as `failed` with no tools and their `MCPConfigError`.
+   */
+  status(): MCPServerStatus[] {
+    const clients = [...this.#members.values()].map((member) => ({
+      name: member.client.name,
+      state: member.client.getState(),
+      toolCount: this.#exposed(member).length,
+      totalToolCount: member.client.getTools().length,
+      ...(member.error && { error: member.error }),
+    }));
+    const invalid = [...this.#invalid].map(([name, error]) => ({
+      name,
+      state: 'failed' as const,
+      toolCount: 0,
+      totalToolCount: 0,
+      error,
+    }));
+    return [...clients, ...invalid];
+  }
+
+  /** Disconnects every server in parallel (stops stdio processes, ends HTTP sessions). Never rejects. */
+  async disconnectAll(): Promise<void> {
+    await Promise.allSettled(this.clients().map((client) => client.disconnect()));
+  }
+
+  #exposed(member: Member): MCPTool[] {
+    return member.client.getTools().filter((tool) => member.accepts(tool.name));
+  }
+
+  #prefixedTool(tool: MCPTool, name: string): MCPPrefixedTool {
+    let byName = this.#prefixed.get(tool);
+    if (!byName) {
+      byName = new Map();
+      this.#prefixed.set(tool, byName);
+    }
+    let wrapper = byName.get(name);
+    if (!wrapper) {
+      wrapper = new MCPPrefixedTool(name, tool);
+      byName.set(name, wrapper);
+    }
+    return wrapper;
+  }
+
+  /** Re-emits the client's events tagged with its name; returns the function that stops it. */
+  #follow(member: Member): () => void {
+    const { client } = member;
+    const server = client.name;
+    const onConnected = (payload: MCPClientEvents['connected']) =>
+      this.emit('connected', { ...payload, server });
+    const onReconnected = (payload: MCPClientEvents['reconnected']) => {
+      member.error = undefined;
+      this.emit('reconnected', { ...payload, server });
+    };
+    const onDisconnected = (payload: MCPClientEvents['disconnected']) => {
+      if (payload.error) member.error = payload.error;
+      this.emit('disconnected', { ...payload, server });
+    };
+    const onToolsChanged = (payload: MCPClientEvents['toolsChanged']) =>
+      this.emit('toolsChanged', { ...payload, server });
+    const onError = (error: Error) => this.emit('error', error);
+    client.on('connected', onConnected);
+    client.on('reconnected', onReconnected);
+    client.on('disconnected', onDisconnected);
+    client.on('toolsChanged', onToolsChanged);
+    client.on('error', onError);
+    return () => {
+      client.off('connected', onConnected);
+      client.off('reconnected', onReconnected);
+      client.off('disconnected', onDisconnected);
+      client.off('toolsChanged', onToolsChanged);
+      client.off('error', onError);
+    };
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * Requests answered without the SDK's request funnel: agentwire's hot path for `tools/call`.
+ *
+ * Why: the SDK classifies every inbound message with zod schemas and routes each response through its
+ * generic funnel (timeout bookkeeping per id, codec, async result validation); profiled, that was about a
+ * fifth of the client CPU of a tool call (bench/PROFILE.md §3). Here a response is matched to its call
+ * through one map lookup and checked with the caller's structural schema.
+ *
+ * Ids are strings (`"aw-1"`, `"aw-2"`, …; JSON-RPC 2.0 §4 allows string ids, and MCP requires only that an
+ * id is unique per session), so they can never collide with the SDK's numeric ids: the SDK keeps handling
+ * `initialize`, lists and every server-initiated message on the same connection.
+ *
+ * Everything the SDK did for a call is done here, with the same error values, so that `toCallError`
+ * (error-mapping.ts) turns them into exactly the same {@link MCPCallError}s:
+ * - timeout (one timer, refreshed on progress when `resetTimeoutOnProgress`): `SdkError` `RequestTimeout`;
+ * - `maxTotalTimeout` (a second timer, exact whatever the progress): `SdkError` `RequestTimeout` with
+ *   `{ maxTotalTimeout }`;
+ * - the caller's `AbortSignal`: rejects at once; `toCallError` reports it as `aborted` with the reason;
+ * - timeout and abort send `notifications/cancelled` `{ requestId, reason }` (MCP spec 2025-11-25,
+ *   "Utilities > Cancellation"); over Streamable HTTP the transport aborts the request's POST when it sees it;
+ * - progress (`progressToken` = the request id; spec "Utilities > Progress") goes to the call's `onprogress`;
+ * - a JSON-RPC error answer: `ProtocolError`; a malformed result: `SdkError` `InvalidResult`, at once;
+ * - the connection closing: `SdkError` `ConnectionClosed` (mapped with the transport's `closeInfo`).
+ */
+import {
+  DEFAULT_REQUEST_TIMEOUT_MSEC,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  type StandardSchemaV1,
+} from '@modelcontextprotocol/client';
+import { isRecord } from '../../core/json.js';
+import type { Progress } from '../protocol/types.js';
+import type { AgentwireTransport } from '../transports/transport.js';
+
+/** Options of one direct request; the same meaning as the SDK's `RequestOptions`. */
+export interface DirectRequestOptions {
+  signal?: AbortSignal | undefined;
+  /** Per-request timeout in ms. Default 60 000 (the SDK's `DEFAULT_REQUEST_TIMEOUT_MSEC`). */
+  timeout?: number | undefined;
+  /** Restart the timeout whenever progress arrives. Asks for progress even without `onprogress`. */
+  resetTimeoutOnProgress?: boolean | undefined;
+  /** Hard cap on the request's total time in ms, whatever progress arrives. */
+  maxTotalTimeout?: number | undefined;
+  onprogress?: ((progress: Progress) => void) | undefined;
+}
+
+/** What a pending request does with what arrives for it. */
+interface PendingRequest {
+  answer(response: Record<string, unknown>): void;
+  progress(params: Record<string, unknown>): void;
+  fail(error: unknown): void;
+}
+
+const ID_PREFIX = 'aw-';
+
+/** Pending direct requests of one connection, by id. */
+export class DirectRequests {
+  readonly #transport: AgentwireTransport;
+  readonly #onError: (error: Error) => void;
+  readonly #pending = new Map<string, PendingRequest>();
+  #lastId = 0;
+  #closed = false;
+
+  /** @param onError - receives failures that belong to no call (a cancellation that could not be sent). */
+  constructor(transport: AgentwireTransport, onError: (error: Error) => void) {
+    this.#transport = transport;
+    this.#onError = onError;
+  }
+
+  /**
+   * Sends `method` and resolves with its result once `schema` accepts it.
+   * @throws (rejects with) the SDK's error values listed in the file comment, or what the transport's
+   *   `send` rejected with; `Error('Not connected')` after {@link DirectRequests.close}.
+   */
+  request<T>(
+    method: string,
+    params: Record<string, unknown>,
+    schema: StandardSchemaV1<unknown, T>,
+    options: DirectRequestOptions,
+  ): Promise<T> {
+    if (this.#closed) return Promise.reject(new Error('Not connected'));
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.reject(abortError(signal.reason));
+    const id = `${ID_PREFIX}${++this.#lastId}`;
+    const wantsProgress = options.onprogress !== undefined || options.resetTimeoutOnProgress === true;
+    const message: JSONRPCRequest = {
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: wantsProgress ? withProgressToken(params, id) : params,
+    };
+    return new Promise<T>((resolve, reject) => {
+      const timeout = options.timeout ?? DEFAULT_REQUEST_TIMEOUT_MSEC;
+      const timedOut = () =>
+        cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout }));
+      const timer = setTimeout(timedOut, timeout);
+      const cap = options.maxTotalTimeout;
+      const capTimer =
+        cap === undefined
+          ? undefined
+          : setTimeout(
+              () =>
+                cancel(
+                  new SdkError(SdkErrorCode.RequestTimeout, 'Maximum total timeout exceeded', {
+                    maxTotalTimeout: cap,
+                  }),
+                ),
+              cap,
+            );
+      const onAbort = () => cancel(abortError(signal?.reason), signal?.reason);
+      const settle = (): boolean => {
+        if (!this.#pending.delete(id)) return false;
+        clearTimeout(timer);
+        clearTimeout(capTimer);
+        signal?.removeEventListener('abort', onAbort);
+        return true;
+      };
+      const fail = (error: unknown): void => {
+        if (settle()) reject(error);
+      };
+      const cancel = (error: unknown, reason: unknown = error): void => {
+        if (!settle()) return;
+        reject(error);
+        this.#sendCancellation(id, reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const onprogress = options.onprogress;
+      const resets = options.resetTimeoutOnProgress === true;
+      this.#pending.set(id, {
+        fail,
+        progress: (params) => {
+          if (resets) timer.refresh();
+          onprogress?.(progressOf(params));
+        },
+        answer: (response) => {
+          if (!settle()) return;
+          if ('error' in response) {
+            reject(jsonRpcError(response.error));
+            return;
+          }
+          try {
+            resolve(checkResult(method, schema, response.result));
+          } catch (error) {
+            reject(error);
+          }
+        },
+      });
+      this.#transport.send(message).catch(fail);
+    });
+  }
+
+  /**
+   * Takes an inbound message that belongs to a direct request (its response, or progress for its token)
+   * and handles it at once; returns false for every other message, which the caller hands to the SDK.
+   * A response or progress for an id no longer pending (the call timed out or was cancelled; the spec
+   * expects such late answers) goes to `onError` with the SDK's own wording, which `MCPClient` logs at
+   * debug level, as it did when the SDK handled calls.
+   */
+  take(message: JSONRPCMessage): boolean {
+    const value = message as unknown as Record<string, unknown>;
+    if (typeof value.method === 'string') {
+      if (value.method !== 'notifications/progress' || !isRecord(value.params)) return false;
+      const token = value.params.progressToken;
+      if (typeof token !== 'string' || !token.startsWith(ID_PREFIX)) return false;
+      const pending = this.#pending.get(token);
+      if (pending === undefined) this.#late('a progress notification for an unknown token', value);
+      else if (typeof value.params.progress === 'number') pending.progress(value.params);
+      return true;
+    }
+    const id = value.id;
+    if (typeof id !== 'string' || !id.startsWith(ID_PREFIX)) return false;
+    const pending = this.#pending.get(id);
+    if (pending === undefined) this.#late('a response for an unknown message ID', value);
+    else pending.answer(value);
+    return true;
+  }
+
+  #late(what: string, message: Record<string, unknown>): void {
+    this.#onError(new Error(`Received ${what}: ${JSON.stringify(message)}`));
+  }
+
+  /** The connection ended: every pending request fails with `ConnectionClosed`; later ones are refused. */
+  close(): void {
+    this.#closed = true;
+    const error = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
+    for (const pending of [...this.#pending.values()]) pending.fail(error);
+  }
+
+  #sendCancellation(id: string, reason: unknown): void {
+    if (this.#closed) return;
+    const cancelled: JSONRPCMessage = {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: id, reason: String(reason) },
+    };
+    this.#transport.send(cancelled).catch((error: unknown) => {
+      this.#onError(new Error(`Failed to send cancellation: ${error}`, { cause: error }));
+    });
+  }
+}
+
+function withProgressToken(params: Record<string, unknown>, token: string): Record<string, unknown> {
+  const meta = isRecord(params._meta) ? params._meta : {};
+  return { ...params, _meta: { ...meta, progressToken: token } };
+}
+
+/** What the SDK rejects an aborted request with; `toCallError` reports it from the signal either way. */
+function abortError(reason: unknown): SdkError {
+  return reason instanceof SdkError ? reason : new SdkError(SdkErrorCode.RequestTimeout, String(reason));
+}
+
+/**
+ * A `notifications/progress` payload (MCP spec 2025-11-25, "Utilities > Progress") as the `Progress` the
+ * caller's `onprogress` gets: `progress`, and `total` / `message` when they are present and typed right.
+ */
+export function progressOf(params: Record<string, unknown>): Progress {
+  const out: Progress = { progress: params.progress as number };
+  if (typeof params.total === 'number') out.total = params.total;
+  if (typeof params.message === 'string') out.message = params.message;
+  return out;
+}
+
+function jsonRpcError(error: unknown): ProtocolError {
+  const fields = isRecord(error) ? error : {};
+  const code = typeof fields.code === 'number' ? fields.code : -32603;
+  return ProtocolError.fromError(code, String(fields.message ?? ''), fields.data);
+}
+
+/**
+ * The result checked by `schema`, the SDK's way (its error text: `Invalid result for <method>: …`);
+ * synchronous for a synchronous schema, as ours are (wire-schemas.ts), so a call settles without extra hops.
+ */
+function checkResult<T>(
+  method: string,
+  schema: StandardSchemaV1<unknown, T>,
+  result: unknown,
+): T | Promise<T> {
+  // Earlier-revision servers may send `resultType`; the SDK's 2025 codec strips it, so do we.
+  const value = isRecord(result) && 'resultType' in result ? withoutResultType(result) : result;
+  const checked = schema['~standard'].validate(value);
+  return checked instanceof Promise ? checked.then((c) => verdict(method, c)) : verdict(method, checked);
+}
+
+function verdict<T>(method: string, checked: StandardSchemaV1.Result<T>): T {
+  if (checked.issues === undefined) return checked.value;
+  const problems = checked.issues.map(formatIssue).join(', ');
+  throw new SdkError(SdkErrorCode.InvalidResult, `Invalid result for ${method}: ${problems}`);
+}
+
+/** As the SDK formats a schema issue: `path.to.field: message`, or the message alone. */
+function formatIssue(issue: StandardSchemaV1.Issue): string {
+  if (issue.path === undefined || issue.path.length === 0) return issue.message;
+  const path = issue.path.map((part) => String(typeof part === 'object' ? part.key : part)).join('.');
+  return `${path}: ${issue.message}`;
+}
+
+function withoutResultType(result: Record<string, unknown>): Record<string, unknown> {
+  const { resultType: _, ...rest } = result;
+  return rest;
+}

@@ -1,0 +1,113 @@
+/**
+ * Turns whatever a failed request rejected with (an SDK error, one of our transports' errors, an abort
+ * reason) into one {@link MCPCallError} whose `kind` says why, whose message names the server, the method
+ * and the tool, and whose `cause` is the original.
+ */
+import { ProtocolError, SdkError, SdkErrorCode, UnauthorizedError } from '@modelcontextprotocol/client';
+import { MCPCallError, type MCPCallErrorDetails, type MCPCallErrorKind } from '../protocol/errors.js';
+import type { Redactor } from '../protocol/redact.js';
+import type { TransportCloseInfo } from '../transports/transport.js';
+
+/** Where a failure happened, for the message and the error's fields. */
+export interface FailureContext {
+  server: string;
+  method: string;
+  toolName?: string | undefined;
+  /** The caller's signal: when it has fired, the failure is an abort, whatever the SDK called it. */
+  signal?: AbortSignal | undefined;
+  /** The request's timeout in ms, for `timeout` errors. */
+  timeoutMs?: number | undefined;
+  /** Why the transport closed, when it has. */
+  closeInfo?: TransportCloseInfo | undefined;
+  /** Removes the server's credentials from the message and body (HTTP servers; see redact.ts). */
+  redact?: Redactor | undefined;
+}
+
+function subject(context: FailureContext): string {
+  const tool = context.toolName === undefined ? '' : ` "${context.toolName}"`;
+  return `MCP server "${context.server}": ${context.method}${tool}`;
+}
+
+function make(kind: MCPCallErrorKind, reason: string, context: FailureContext, details: MCPCallErrorDetails) {
+  const redact = context.redact ?? ((text: string) => text);
+  return new MCPCallError(kind, redact(`${subject(context)} failed: ${reason}`), {
+    ...details,
+    body: details.body === undefined ? undefined : redact(details.body),
+    server: context.server,
+    method: context.method,
+    toolName: context.toolName,
+  });
+}
+
+function abortReasonText(reason: unknown): string {
+  if (reason instanceof Error) return reason.message;
+  return reason === undefined ? 'aborted' : String(reason);
+}
+
+/** Maps a request failure to an {@link MCPCallError}. Already-mapped errors gain the context they lack. */
+export function toCallError(error: unknown, context: FailureContext): MCPCallError {
+  if (context.signal?.aborted) {
+    const reason = context.signal.reason;
+    return make('aborted', `aborted (${abortReasonText(reason)})`, context, { cause: reason });
+  }
+  if (error instanceof MCPCallError) {
+    // Transports frame their messages as we do; keep only the reason, whatever their method text was.
+    const reason = error.message.replace(/^MCP server "[^"]*": .*? failed: /, '');
+    return make(error.kind, reason, context, { ...error.details(), cause: error.cause ?? error });
+  }
+  if (error instanceof ProtocolError) {
+    // The SDK prefixes "MCP error <code>: "; the code is already in our message.
+    const text = error.message.replace(/^MCP error -?\d+: /, '');
+    return make('jsonrpc', `server returned JSON-RPC error ${error.code}: ${text}`, context, {
+      code: error.code,
+      data: error.data,
+      cause: error,
+    });
+  }
+  if (error instanceof UnauthorizedError) {
+    return make('http', `unauthorized (401): ${error.message}`, context, { status: 401, cause: error });
+  }
+  if (error instanceof SdkError) return fromSdkError(error, context);
+  const message = error instanceof Error ? error.message : String(error);
+  if (message === 'Not connected') return make('not_connected', 'not connected', context, { cause: error });
+  return make('transport', message, context, { cause: error });
+}
+
+function fromSdkError(error: SdkError, context: FailureContext): MCPCallError {
+  switch (error.code) {
+    case SdkErrorCode.RequestTimeout: {
+      const total = numberFromData(error.data, 'maxTotalTimeout');
+      if (total !== undefined) {
+        return make('timeout', `timed out: exceeded maxTotalTimeout of ${total} ms`, context, {
+          timeoutMs: total,
+          cause: error,
+        });
+      }
+      const timeoutMs = context.timeoutMs ?? numberFromData(error.data, 'timeout');
+      const bound = timeoutMs === undefined ? '' : ` after ${timeoutMs} ms`;
+      return make('timeout', `timed out${bound}`, context, { timeoutMs, cause: error });
+    }
+    case SdkErrorCode.ConnectionClosed:
+      return closed(context, error);
+    case SdkErrorCode.NotConnected:
+      return make('not_connected', 'not connected', context, { cause: error });
+    case SdkErrorCode.InvalidResult:
+      return make('protocol', `invalid result: ${error.message}`, context, { cause: error });
+    default:
+      return make('protocol', error.message, context, { cause: error });
+  }
+}
+
+/** The error for a request that was pending when the connection ended. */
+export function closed(context: FailureContext, cause?: unknown): MCPCallError {
+  const info = context.closeInfo;
+  if (info === undefined) return make('connection_closed', 'connection closed', context, { cause });
+  const { kind, message, ...details } = info;
+  return make(kind, message, context, { ...details, cause: details.cause ?? cause });
+}
+
+function numberFromData(data: unknown, key: string): number | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const value = (data as Record<string, unknown>)[key];
+  return typeof value === 'number' ? value : undefined;
+}

@@ -1,0 +1,83 @@
+/**
+ * Result checks handed to the SDK's protocol layer in place of its zod schemas.
+ *
+ * Why: the SDK validates every result against a full zod schema, which is most of its per-call cost
+ * (SDK-NOTES: v2's per-call cost is about twice v1's). A result that comes from the wire has already been
+ * parsed as JSON-RPC; what protects the caller is that the fields we read have the types we read them as.
+ * These checks look at exactly those fields and leave everything else as the server sent it.
+ */
+import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { isRecord } from '../../core/json.js';
+import type { CallToolResult, MCPToolDefinition } from '../protocol/types.js';
+
+/** One page of a list result (`tools/list`, `resources/list`, …): the items under `key`, and the cursor for the next page. */
+export type ListPage<T> = { nextCursor?: string } & Record<string, T[] | string | undefined>;
+
+/** Checks a page of `tools/list`, `resources/list`, `prompts/list`…: `key` is an array of objects. */
+export function listPageSchema<T>(key: string): StandardSchemaV1<unknown, ListPage<T>> {
+  return schema<ListPage<T>>((value) => {
+    if (!isRecord(value)) return 'result is not an object';
+    const items = value[key];
+    if (!Array.isArray(items)) return `"${key}" is not an array`;
+    if (items.some((item) => !isRecord(item))) return `"${key}" holds a non-object`;
+    if (value.nextCursor !== undefined && typeof value.nextCursor !== 'string')
+      return '"nextCursor" is not a string';
+    return undefined;
+  });
+}
+
+/** Checks that a result is an object holding an array under `key` (`resources/read`, `prompts/get`). */
+export function objectWithArraySchema<T>(key: string): StandardSchemaV1<unknown, T> {
+  return schema<T>((value) => {
+    if (!isRecord(value)) return 'result is not an object';
+    return Array.isArray(value[key]) ? undefined : `"${key}" is not an array`;
+  });
+}
+
+/** Checks that a result is an object (empty results: `resources/subscribe`, `logging/setLevel`, `ping`). */
+export const anyObjectSchema = schema<Record<string, unknown>>((value) =>
+  isRecord(value) ? undefined : 'result is not an object',
+);
+
+function schema<T>(check: (value: unknown) => string | undefined): StandardSchemaV1<unknown, T> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'agentwire',
+      validate(value: unknown) {
+        const problem = check(value);
+        return problem === undefined ? { value: value as T } : { issues: [{ message: problem }] };
+      },
+    },
+  };
+}
+
+/** Checks a `tools/call` result: `content` an array of objects with a string `type`. */
+export const callToolResultSchema = schema<CallToolResult>((value) => {
+  if (!isRecord(value)) return 'result is not an object';
+  const { content, structuredContent, isError } = value;
+  // 2025-06-18+ servers may omit content when they return structuredContent; normalise in the caller.
+  if (content !== undefined) {
+    if (!Array.isArray(content)) return '"content" is not an array';
+    for (const [index, block] of content.entries()) {
+      if (!isRecord(block) || typeof block.type !== 'string') return `content[${index}] has no string "type"`;
+    }
+  }
+  if (structuredContent !== undefined && !isRecord(structuredContent))
+    return '"structuredContent" is not an object';
+  if (isError !== undefined && typeof isError !== 'boolean') return '"isError" is not a boolean';
+  return undefined;
+});
+
+/** Checks a `tools/list` page: each tool has a string name and an object `inputSchema`. */
+export const listToolsResultSchema = schema<ListPage<MCPToolDefinition>>((value) => {
+  if (!isRecord(value)) return 'result is not an object';
+  if (!Array.isArray(value.tools)) return '"tools" is not an array';
+  for (const [index, tool] of value.tools.entries()) {
+    if (!isRecord(tool) || typeof tool.name !== 'string') return `tools[${index}] has no string "name"`;
+    if (!isRecord(tool.inputSchema)) return `tool "${tool.name}" has no object "inputSchema"`;
+  }
+  if (value.nextCursor !== undefined && typeof value.nextCursor !== 'string')
+    return '"nextCursor" is not a string';
+  return undefined;
+});

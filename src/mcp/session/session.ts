@@ -1,0 +1,376 @@
+/**
+ * One live connection to an MCP server: a transport plus the SDK's protocol layer, from the `initialize`
+ * handshake (MCP spec 2025-11-25, "Lifecycle") to close. `tools/call`, the hot path, bypasses the SDK's
+ * request funnel (session-calls.ts); everything else goes through the SDK. `MCPClient` owns a session at a time and makes a
+ * new one to reconnect; a session is never reopened.
+ */
+import {
+  Client,
+  type RequestOptions,
+  SdkError,
+  SdkErrorCode,
+  type StandardSchemaV1,
+} from '@modelcontextprotocol/client';
+import type { MCPCallError } from '../protocol/errors.js';
+import { type Redactor, redactError } from '../protocol/redact.js';
+import type {
+  CallToolResult,
+  CreateMessageParams,
+  ElicitParams,
+  Implementation,
+  MCPToolDefinition,
+  Progress,
+  Root,
+  ServerLogMessage,
+} from '../protocol/types.js';
+import type { AgentwireTransport } from '../transports/transport.js';
+import { DirectRequests, progressOf } from './calls.js';
+import { closed, type FailureContext, toCallError } from './error-mapping.js';
+import {
+  callToolResultSchema,
+  type ListPage,
+  listPageSchema,
+  listToolsResultSchema,
+} from './result-checks.js';
+import {
+  applyElicitationDefaults,
+  clientCapabilities,
+  type MCPServerRequestHandlers,
+} from './server-requests.js';
+
+/** Request options the session passes to the SDK (a subset of its `RequestOptions`). */
+export interface SessionRequestOptions {
+  signal?: AbortSignal | undefined;
+  timeout?: number | undefined;
+  resetTimeoutOnProgress?: boolean | undefined;
+  maxTotalTimeout?: number | undefined;
+  onprogress?: ((progress: Progress) => void) | undefined;
+}
+
+/** What a session tells its owner. */
+export interface SessionHooks {
+  /** The connection ended without `close()` being called. `error` says why. */
+  onUnexpectedClose(error: MCPCallError): void;
+  /** The server sent `notifications/tools/list_changed`. */
+  onToolListChanged(): void;
+  /** A non-fatal transport or protocol problem. */
+  onError(error: Error): void;
+  /** `notifications/message` from the server. */
+  onServerLog?(message: ServerLogMessage): void;
+  /** `notifications/resources/updated` for a subscribed URI. */
+  onResourceUpdated?(uri: string): void;
+  /** `notifications/resources/list_changed` or `notifications/prompts/list_changed`. */
+  onListChanged?(list: 'resources' | 'prompts'): void;
+}
+
+/** What the client offers the server: handlers for its requests, and the current roots. */
+export interface SessionClientFeatures extends MCPServerRequestHandlers {
+  /** Removes the server's credentials from error text. */
+  redact?: Redactor;
+  /** The roots to answer `roots/list` with, read at request time. */
+  currentRoots?: () => Root[];
+}
+
+/** Builds a fresh transport for one connection attempt. */
+export type TransportFactory = () => AgentwireTransport;
+
+/**
+ * The SDK's request options without `undefined` keys. A progress token is attached whenever progress can
+ * matter: the SDK only asks for progress when `onprogress` is set, so `resetTimeoutOnProgress` alone would
+ * never see a notification to reset on.
+ */
+function sdkOptions(options: SessionRequestOptions): RequestOptions {
+  const out: RequestOptions = {};
+  if (options.signal) out.signal = options.signal;
+  if (options.timeout !== undefined) out.timeout = options.timeout;
+  if (options.maxTotalTimeout !== undefined) out.maxTotalTimeout = options.maxTotalTimeout;
+  if (options.resetTimeoutOnProgress) out.resetTimeoutOnProgress = true;
+  const onprogress = options.onprogress;
+  if (onprogress) out.onprogress = (p) => onprogress(progressOf(p));
+  else if (options.resetTimeoutOnProgress) out.onprogress = () => {};
+  return out;
+}
+
+/** Upper bound on list pages, against a server whose cursors never end. */
+const MAX_LIST_PAGES = 10_000;
+
+/** One connection (transport + SDK protocol layer); see the file header. Internal to `MCPClient`. */
+export class Session {
+  readonly #sdk: Client;
+  readonly #transport: AgentwireTransport;
+  readonly #server: string;
+  readonly #redact: Redactor | undefined;
+  #closing = false;
+  /** `tools/call` without the SDK's funnel; set once a 2025-era connection is up (see session-calls.ts). */
+  #direct: DirectRequests | undefined;
+
+  private constructor(sdk: Client, transport: AgentwireTransport, server: string, redact?: Redactor) {
+    this.#redact = redact;
+    this.#sdk = sdk;
+    this.#transport = transport;
+    this.#server = server;
+  }
+
+  /**
+   * Opens a transport and performs the `initialize` handshake. On failure everything opened is closed.
+   * @throws MCPCallError naming the server and `initialize`.
+   */
+  static async open(
+    server: string,
+    clientInfo: Implementation,
+    createTransport: TransportFactory,
+    hooks: SessionHooks,
+    options: SessionRequestOptions,
+    features: SessionClientFeatures = {},
+  ): Promise<Session> {
+    const transport = createTransport();
+    const sdk = new Client(clientInfo, { capabilities: clientCapabilities(features) });
+    const session = new Session(sdk, transport, server, features.redact);
+    sdk.onerror = (error) => hooks.onError(redactError(error, features.redact));
+    sdk.onclose = () => {
+      if (!session.#closing) hooks.onUnexpectedClose(closed(session.#context('connection')));
+      session.#direct?.close();
+    };
+    session.#routeNotifications(hooks);
+    session.#answerServerRequests(features);
+    try {
+      await sdk.connect(transport, sdkOptions(options));
+    } catch (error) {
+      const failure = session.#fail(error, {
+        method: 'initialize',
+        signal: options.signal,
+        timeoutMs: options.timeout,
+      });
+      await session.close();
+      throw failure;
+    }
+    // The 2026 era changes the request envelope and result decoding; its calls stay with the SDK.
+    if (sdk.getProtocolEra() === 'legacy')
+      session.#direct = new DirectRequests(transport, (error) => sdk.onerror?.(error));
+    session.#routeDirectResponses();
+    return session;
+  }
+
+  #routeNotifications(hooks: SessionHooks): void {
+    const sdk = this.#sdk;
+    sdk.setNotificationHandler('notifications/tools/list_changed', () => hooks.onToolListChanged());
+    sdk.setNotificationHandler('notifications/message', (n) =>
+      hooks.onServerLog?.(n.params as ServerLogMessage),
+    );
+    sdk.setNotificationHandler('notifications/resources/updated', (n) =>
+      hooks.onResourceUpdated?.(n.params.uri),
+    );
+    sdk.setNotificationHandler('notifications/resources/list_changed', () =>
+      hooks.onListChanged?.('resources'),
+    );
+    sdk.setNotificationHandler('notifications/prompts/list_changed', () => hooks.onListChanged?.('prompts'));
+  }
+
+  #answerServerRequests(features: SessionClientFeatures): void {
+    const sdk = this.#sdk;
+    const server = this.#server;
+    const { onSampling, onElicitation, currentRoots } = features;
+    if (onSampling) {
+      sdk.setRequestHandler('sampling/createMessage', async (request, ctx) => {
+        const result = await onSampling(request.params as CreateMessageParams, {
+          server,
+          signal: ctx.mcpReq.signal,
+        });
+        return result as never;
+      });
+    }
+    if (onElicitation) {
+      sdk.setRequestHandler('elicitation/create', async (request, ctx) => {
+        const params = request.params as ElicitParams;
+        const result = await onElicitation(params, { server, signal: ctx.mcpReq.signal });
+        return applyElicitationDefaults(params, result) as never;
+      });
+    }
+    if (features.roots) {
+      sdk.setRequestHandler('roots/list', () => ({ roots: currentRoots?.() ?? features.roots ?? [] }));
+    }
+  }
+
+  /**
+   * Takes the responses and progress of direct requests (`tools/call`) before the SDK sees them; the
+   * transport delivers in wire order (transports/wire-order.ts), and these are handled at once, so order
+   * holds without a hop of our own.
+   */
+  #routeDirectResponses(): void {
+    const deliver = this.#transport.onmessage;
+    const direct = this.#direct;
+    if (!deliver || !direct) return;
+    this.#transport.onmessage = (message, extra) => {
+      if (!direct.take(message)) deliver(message, extra);
+    };
+  }
+
+  /** The transport's `Mcp-Session-Id`, for Streamable HTTP servers that assign one. */
+  get sessionId(): string | undefined {
+    return this.#transport.sessionId;
+  }
+
+  /** The server's name and version from the handshake. */
+  get serverInfo(): Implementation | undefined {
+    const info = this.#sdk.getServerVersion();
+    if (info === undefined) return undefined;
+    return info.title === undefined
+      ? { name: info.name, version: info.version }
+      : { name: info.name, version: info.version, title: info.title };
+  }
+
+  /** Whether the server advertised `tools.listChanged`. */
+  get advertisesToolListChanged(): boolean {
+    return this.#sdk.getServerCapabilities()?.tools?.listChanged === true;
+  }
+
+  /** The server's `instructions`, if any. */
+  get instructions(): string | undefined {
+    return this.#sdk.getInstructions();
+  }
+
+  /** The protocol version both sides agreed on. */
+  get protocolVersion(): string | undefined {
+    return this.#sdk.getNegotiatedProtocolVersion();
+  }
+
+  /**
+   * `tools/list`, following `nextCursor` through every page (MCP spec 2025-11-25, "Pagination").
+   * @throws MCPCallError
+   */
+  listTools(options: SessionRequestOptions): Promise<MCPToolDefinition[]> {
+    return this.listAll<MCPToolDefinition>('tools/list', 'tools', options, listToolsResultSchema);
+  }
+
+  /**
+   * Any paginated list (`resources/list` → `resources`, `prompts/list` → `prompts`, …), every page.
+   * A repeated cursor ends the walk, against servers whose cursors loop.
+   * @throws MCPCallError
+   */
+  async listAll<T>(
+    method: string,
+    key: string,
+    options: SessionRequestOptions,
+    schema: StandardSchemaV1<unknown, ListPage<T>> = listPageSchema<T>(key),
+  ): Promise<T[]> {
+    const items: T[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      const params = cursor === undefined ? {} : { cursor };
+      const result = await this.request(method, params, schema, options);
+      items.push(...(result[key] as T[]));
+      cursor = result.nextCursor;
+      if (cursor === undefined || cursor === '' || seen.has(cursor)) return items;
+      seen.add(cursor);
+    }
+    return items;
+  }
+
+  /**
+   * Any request, its result checked by `schema`.
+   * @throws MCPCallError naming the method.
+   */
+  async request<T>(
+    method: string,
+    params: Record<string, unknown>,
+    schema: StandardSchemaV1<unknown, T>,
+    options: SessionRequestOptions,
+  ): Promise<T> {
+    try {
+      return await this.#sdk.request({ method, params }, schema, sdkOptions(options));
+    } catch (error) {
+      throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeout });
+    }
+  }
+
+  /** Sends a notification (e.g. `notifications/roots/list_changed`). Failures go to the session's onError. */
+  async notify(method: string): Promise<void> {
+    try {
+      await this.#sdk.notification({ method });
+    } catch (error) {
+      this.#sdk.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /**
+   * `tools/call`. Returns the raw result; `content` is `[]` when a server omits it.
+   * @throws MCPCallError
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: SessionRequestOptions,
+  ): Promise<CallToolResult> {
+    const context = {
+      method: 'tools/call',
+      toolName: name,
+      signal: options.signal,
+      timeoutMs: options.timeout,
+    };
+    const params = { name, arguments: args };
+    try {
+      const result = this.#direct
+        ? await this.#direct.request('tools/call', params, callToolResultSchema, options)
+        : await this.#callThroughSdk(params, options);
+      if (result.content === undefined) result.content = [];
+      return result;
+    } catch (error) {
+      throw this.#fail(error, context);
+    }
+  }
+
+  /** `tools/call` through the SDK's request funnel (2026-era connections). */
+  async #callThroughSdk(
+    params: { name: string; arguments: Record<string, unknown> },
+    options: SessionRequestOptions,
+  ): Promise<CallToolResult> {
+    // The SDK checks maxTotalTimeout only when progress arrives; enforce it exactly with a timer of ours.
+    const cap = options.maxTotalTimeout;
+    const capper = cap === undefined ? undefined : new AbortController();
+    const timer = cap === undefined ? undefined : setTimeout(() => capper?.abort(), cap);
+    const signal =
+      capper && options.signal
+        ? AbortSignal.any([options.signal, capper.signal])
+        : (capper?.signal ?? options.signal);
+    try {
+      return await this.#sdk.request(
+        { method: 'tools/call', params },
+        callToolResultSchema,
+        sdkOptions({ ...options, signal }),
+      );
+    } catch (error) {
+      const capped = capper?.signal.aborted === true && options.signal?.aborted !== true;
+      if (!capped) throw error;
+      throw new SdkError(SdkErrorCode.RequestTimeout, 'Maximum total timeout exceeded', {
+        maxTotalTimeout: cap,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Closes the connection (DELETE for HTTP sessions, process tree for stdio). Idempotent; never throws. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    try {
+      await this.#sdk.close();
+    } catch {
+      // Teardown is best effort: the transport bounds and reports its own failures.
+    }
+  }
+
+  #context(method: string, extra: Partial<FailureContext> = {}): FailureContext {
+    return {
+      server: this.#server,
+      method,
+      closeInfo: this.#transport.closeInfo,
+      redact: this.#redact,
+      ...extra,
+    };
+  }
+
+  #fail(error: unknown, context: Partial<FailureContext> & { method: string }): MCPCallError {
+    return toCallError(error, this.#context(context.method, context));
+  }
+}

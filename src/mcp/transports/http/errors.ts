@@ -1,0 +1,122 @@
+/**
+ * The errors agentwire's HTTP transports raise, built in one place so that every one names the server and
+ * the JSON-RPC method, carries the HTTP status and at most {@link BODY_EXCERPT_CHARS} characters of the body,
+ * and never a request header value (headers carry credentials: `Authorization`, API keys, session ids).
+ */
+import { MCPCallError, type MCPCallErrorKind } from '../../protocol/errors.js';
+
+/** How much of an error body an error carries, in characters (errors.ts: `body`, "at most 512"). */
+export const BODY_EXCERPT_CHARS = 512;
+
+/** Where a failure happened: the server's name and the JSON-RPC method, for messages and error fields. */
+export interface HttpErrorContext {
+  server: string | undefined;
+  method: string | undefined;
+}
+
+/**
+ * `MCP server "x": tools/call`, for the start of messages: the same shape as the client's own errors
+ * (src/mcp/error-mapping.ts), so that the client can re-frame ours without repeating it.
+ */
+function where(context: HttpErrorContext): string {
+  return `MCP server "${context.server ?? 'unnamed'}": ${context.method ?? 'request'}`;
+}
+
+/** An error of `kind` whose message starts with where it happened. */
+export function httpTransportError(
+  kind: MCPCallErrorKind,
+  context: HttpErrorContext,
+  what: string,
+  extra: { status?: number; body?: string; timeoutMs?: number; cause?: unknown } = {},
+): MCPCallError {
+  return new MCPCallError(kind, `${where(context)} failed: ${what}`, {
+    server: context.server,
+    method: context.method,
+    status: extra.status,
+    body: extra.body,
+    timeoutMs: extra.timeoutMs,
+    cause: extra.cause,
+  });
+}
+
+/** A non-2xx answer (kind `http`): the status and the start of the body. */
+export function httpStatusError(context: HttpErrorContext, status: number, body: string): MCPCallError {
+  // The message stays one line (an HTML error page is many); the `body` field keeps the text as sent.
+  const oneLine = body.replace(/\s+/g, ' ').trim();
+  const excerpt = oneLine === '' ? '' : `: ${oneLine}`;
+  return httpTransportError('http', context, `the server answered HTTP ${status}${excerpt}`, {
+    status,
+    body,
+  });
+}
+
+/**
+ * The server no longer knows our session (kind `session_expired`). MCP spec 2025-11-25, "Transports >
+ * Session Management": a 404 to a request carrying `Mcp-Session-Id` means the session ended and the client
+ * MUST start a new one with a fresh `initialize`.
+ */
+export function sessionExpiredError(context: HttpErrorContext, status: number, body: string): MCPCallError {
+  return httpTransportError(
+    'session_expired',
+    context,
+    `the server no longer knows this session (HTTP ${status}); the session was cleared and needs a new initialize`,
+    { status, body },
+  );
+}
+
+/**
+ * True when a 400 body says the session id is unknown. Some servers (the SDK's own example servers, among them
+ * server-everything) answer an unknown session with `400 {"error":{"message":"Bad Request: No valid session ID
+ * provided"}}` instead of the spec's 404.
+ */
+export function saysSessionUnknown(body: string): boolean {
+  return /session/i.test(body) && /(no valid|invalid|unknown|not found|expired|terminated)/i.test(body);
+}
+
+/**
+ * An empty 2xx where a JSON-RPC answer was due (kind `http`). Rust seed, "HTTP Transport": "Any other empty
+ * 2xx is reported as an error, since it usually means a proxy answered instead of the MCP server."
+ */
+export function emptyAnswerError(
+  context: HttpErrorContext,
+  status: number,
+  contentType: string,
+): MCPCallError {
+  const type = contentType === '' ? 'no content type' : contentType;
+  return httpTransportError(
+    'http',
+    context,
+    `the server answered HTTP ${status} (${type}) with an empty body; a proxy probably answered instead of the MCP server`,
+    { status, body: '' },
+  );
+}
+
+/** Cuts `text` to {@link BODY_EXCERPT_CHARS} characters. */
+export function excerpt(text: string): string {
+  return text.length > BODY_EXCERPT_CHARS ? text.slice(0, BODY_EXCERPT_CHARS) : text;
+}
+
+/**
+ * Reads at most {@link BODY_EXCERPT_CHARS} characters of an error body, then releases the stream: an error
+ * body may be huge or never end. Resolves to '' when the body cannot be read.
+ */
+export async function readBodyExcerpt(response: Response): Promise<string> {
+  const body = response.body;
+  if (body === null) return '';
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    while (text.length < BODY_EXCERPT_CHARS) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    text += decoder.decode();
+  } catch {
+    // The excerpt is best-effort: what arrived before the failure is still worth reporting.
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return excerpt(text);
+}

@@ -1,0 +1,263 @@
+/**
+ * The 2024-11-05 HTTP+SSE transport, for servers that predate Streamable HTTP (MCP spec 2024-11-05,
+ * "Transports > HTTP with SSE"; spec 2025-11-25, "Transports > Backwards Compatibility").
+ *
+ * The client GETs the SSE endpoint and waits for an `endpoint` event naming the URL to POST messages to;
+ * every server message (responses included) then arrives as a `message` event on that one GET stream.
+ * Our own rather than the SDK's `SSEClientTransport` so that it speaks our errors (kind, status, bounded
+ * body, no header values), records `closeInfo`, and shares the SSE decoder of the Streamable HTTP transport.
+ */
+import {
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type OAuthClientProvider,
+  parseJSONRPCMessage,
+} from '@modelcontextprotocol/client';
+import { MCPCallError } from '../../protocol/errors.js';
+import type { AgentwireTransport, TransportCloseInfo } from '../transport.js';
+import { WireOrder } from '../wire-order.js';
+import { type HttpAuth, httpAuthFor } from './auth.js';
+import { type HttpErrorContext, httpStatusError, httpTransportError, readBodyExcerpt } from './errors.js';
+import { readSse } from './sse-reader.js';
+import type { HttpFetch } from './streamable-http.js';
+
+/** Options of {@link LegacySSETransport}. */
+export interface LegacySSETransportOptions {
+  /** The SSE endpoint (what the server's docs call its URL, e.g. `http://host:3001/sse`). */
+  url: string | URL;
+  /** Static headers on the GET and every POST. Never copied into errors. */
+  headers?: Record<string, string>;
+  /** OAuth provider (the SDK's type): bearer token on every request; on 401, `auth()` and one retry. */
+  authProvider?: OAuthClientProvider;
+  /** The client's OAuth state shared across its transports (see auth.ts). Wins over `authProvider`. */
+  auth?: HttpAuth;
+  /** See `HttpAuthOptions.skipIssuerMetadataValidation`; used when `auth` is not given. Default false. */
+  skipIssuerMetadataValidation?: boolean;
+  /** Custom fetch. Default: the global `fetch`. */
+  fetch?: HttpFetch;
+  /** The server's name, for errors. Default: the URL's host. */
+  serverName?: string;
+  /** How long `start()` waits for the `endpoint` event, in ms. Default 30_000. */
+  endpointTimeoutMs?: number;
+}
+
+/** HTTP statuses to a POSTed `initialize` that mean "not a Streamable HTTP endpoint" (spec: 400, 404, 405). */
+const NOT_STREAMABLE_HTTP = new Set([400, 404, 405]);
+
+/**
+ * True when `error` (or an error on its `cause` chain) says the server refused a Streamable HTTP `initialize`
+ * in the way a 2024-11-05 HTTP+SSE server does: an {@link MCPCallError} of kind `http` with status 400, 404
+ * or 405 (spec 2025-11-25, "Backwards Compatibility": "If it fails with an HTTP 4xx status code (e.g., 405
+ * Method Not Allowed or 404 Not Found)", then fall back to GET + `endpoint` event). 401 and 403 are auth,
+ * not a sign of an old server; network errors and timeouts are not either.
+ */
+export function isLegacyFallbackError(error: unknown): boolean {
+  for (
+    let current = error, depth = 0;
+    current instanceof Error && depth < 5;
+    current = current.cause, depth++
+  ) {
+    if (current instanceof MCPCallError) {
+      return (
+        current.kind === 'http' && current.status !== undefined && NOT_STREAMABLE_HTTP.has(current.status)
+      );
+    }
+  }
+  return false;
+}
+
+/** HTTP+SSE (2024-11-05) client transport. */
+export class LegacySSETransport implements AgentwireTransport {
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?: (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined;
+
+  private readonly url: URL;
+  private readonly fetchFn: HttpFetch;
+  private readonly server: string;
+  private readonly lifetime = new AbortController();
+  private endpoint: URL | undefined;
+  private info: TransportCloseInfo | undefined;
+  private closed = false;
+  private readonly auth: HttpAuth | undefined;
+  private readonly wireOrder = new WireOrder(this, (error) =>
+    this.onerror?.(error instanceof Error ? error : new Error(String(error))),
+  );
+
+  constructor(private readonly options: LegacySSETransportOptions) {
+    this.url = new URL(options.url);
+    this.fetchFn = options.fetch ?? ((url, init) => fetch(url, init));
+    this.server = options.serverName ?? this.url.host;
+    this.auth = httpAuthFor(this.url, options);
+  }
+
+  /** Why the transport closed; `undefined` while open. */
+  get closeInfo(): TransportCloseInfo | undefined {
+    return this.info;
+  }
+
+  /**
+   * Opens the SSE stream and resolves once the server named its message endpoint.
+   * @throws MCPCallError kind `http` (non-2xx GET), `transport` (network, or stream ended first), `timeout`.
+   * @throws UnauthorizedError when OAuth needs the user.
+   */
+  async start(): Promise<void> {
+    const context = { server: this.server, method: 'GET SSE stream' };
+    const response = await this.openStream(context, false);
+    if (response.body === null) throw httpStatusError(context, response.status, '');
+    const timeoutMs = this.options.endpointTimeoutMs ?? 30_000;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const error = httpTransportError('timeout', context, `no endpoint event within ${timeoutMs} ms`, {
+          timeoutMs,
+        });
+        this.lifetime.abort(error);
+        reject(error);
+      }, timeoutMs);
+      const settle = (error?: unknown) => {
+        clearTimeout(timer);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      void this.readStream(response.body!, context, settle);
+    });
+  }
+
+  /**
+   * POSTs one message to the endpoint; its answer arrives on the SSE stream.
+   * @throws MCPCallError kind `not_connected`, `http` (non-2xx; status and ≤512 body chars), `transport`.
+   */
+  async send(message: JSONRPCMessage): Promise<void> {
+    const method = 'method' in message ? message.method : undefined;
+    const context = { server: this.server, method };
+    if (this.closed || this.endpoint === undefined) {
+      throw httpTransportError('not_connected', context, 'the SSE transport is not connected');
+    }
+    const response = await this.post(message, context, false);
+    await response.body?.cancel().catch(() => {});
+  }
+
+  /** Aborts the SSE stream, records `closeInfo`, calls `onclose`. Idempotent. */
+  async close(): Promise<void> {
+    this.finish({ kind: 'not_connected', message: 'transport closed by the client', server: this.server });
+  }
+
+  private finish(info: TransportCloseInfo): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.info = info;
+    this.lifetime.abort(
+      httpTransportError('connection_closed', { server: this.server, method: undefined }, info.message),
+    );
+    this.onclose?.();
+  }
+
+  private async readStream(
+    body: ReadableStream<Uint8Array>,
+    context: HttpErrorContext,
+    settleStart: (error?: unknown) => void,
+  ): Promise<void> {
+    let started = false;
+    const onEvent = (event: { event: string; data: string }) => {
+      if (event.event === 'endpoint' && !started) {
+        const endpoint = new URL(event.data.trim(), this.url);
+        // The endpoint must be on the server's own origin (spec 2024-11-05 security note): a different origin
+        // would receive our headers and credentials.
+        if (endpoint.origin !== this.url.origin) {
+          settleStart(httpTransportError('protocol', context, 'the endpoint event names another origin'));
+          this.lifetime.abort();
+          return;
+        }
+        this.endpoint = endpoint;
+        started = true;
+        settleStart();
+      } else if (event.event === 'message' && event.data !== '') {
+        this.deliver(event.data);
+      }
+    };
+    try {
+      await readSse(body, { onEvent, done: () => this.lifetime.signal.aborted });
+      if (!started)
+        settleStart(
+          httpTransportError('transport', context, 'the SSE stream ended before the endpoint event'),
+        );
+      this.finish({
+        kind: 'connection_closed',
+        message: 'the server ended the SSE stream',
+        server: this.server,
+      });
+    } catch (error) {
+      if (!started)
+        settleStart(httpTransportError('transport', context, 'the SSE stream failed', { cause: error }));
+      this.finish({
+        kind: 'connection_closed',
+        message: 'the SSE stream failed',
+        server: this.server,
+        cause: error,
+      });
+    }
+  }
+
+  private deliver(data: string): void {
+    try {
+      this.wireOrder.deliver(parseJSONRPCMessage(JSON.parse(data)));
+    } catch (error) {
+      this.onerror?.(
+        httpTransportError('protocol', { server: this.server, method: undefined }, 'not a JSON-RPC message', {
+          cause: error,
+        }),
+      );
+    }
+  }
+
+  private async openStream(context: HttpErrorContext, authRetried: boolean): Promise<Response> {
+    const headers = await this.headers();
+    headers.set('accept', 'text/event-stream');
+    const response = await this.fetch(
+      this.url,
+      { method: 'GET', headers, signal: this.lifetime.signal },
+      context,
+    );
+    if (response.ok) return response;
+    if (response.status === 401 && this.auth !== undefined && !authRetried) {
+      await this.auth.onUnauthorized(response);
+      return this.openStream(context, true);
+    }
+    throw httpStatusError(context, response.status, await readBodyExcerpt(response));
+  }
+
+  private async post(
+    message: JSONRPCMessage,
+    context: HttpErrorContext,
+    authRetried: boolean,
+  ): Promise<Response> {
+    const headers = await this.headers();
+    headers.set('content-type', 'application/json');
+    const init = { method: 'POST', headers, body: JSON.stringify(message), signal: this.lifetime.signal };
+    const response = await this.fetch(this.endpoint!, init, context);
+    if (response.ok) return response;
+    if (response.status === 401 && this.auth !== undefined && !authRetried) {
+      await this.auth.onUnauthorized(response);
+      return this.post(message, context, true);
+    }
+    throw httpStatusError(context, response.status, await readBodyExcerpt(response));
+  }
+
+  private async fetch(url: URL, init: RequestInit, context: HttpErrorContext): Promise<Response> {
+    try {
+      return await this.fetchFn(url, init);
+    } catch (error) {
+      const reason: unknown = this.lifetime.signal.reason;
+      if (this.lifetime.signal.aborted && reason instanceof MCPCallError) throw reason;
+      const detail = error instanceof Error ? error.message : String(error);
+      throw httpTransportError('transport', context, detail, { cause: error });
+    }
+  }
+
+  private async headers(): Promise<Headers> {
+    const headers = new Headers(this.options.headers);
+    const token = await this.auth?.accessToken();
+    if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
+    return headers;
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The options of the stdio transport (see `StdioTransport` in `stdio.ts`), kept apart so that the
+ * transport's file holds only its behaviour.
+ */
+import type { StderrMode } from './stderr.js';
+
+/** Default largest message accepted from a server: 256 MiB (V8 cannot hold a string much past 512 MiB). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+
+/** Why a stdout line was skipped (see {@link StdioTransportOptions.onNonJsonLine}). */
+export interface NonJsonLineInfo {
+  /** `not_json`: the line does not parse; `not_jsonrpc`: it parses but is not a JSON-RPC 2.0 message. */
+  reason: 'not_json' | 'not_jsonrpc';
+  /** Lines skipped without a report since the previous report (reports are rate-limited). */
+  suppressed: number;
+}
+
+/** Options of a {@link StdioTransport}. */
+export interface StdioTransportOptions {
+  /** The executable, looked up on the child's `PATH` when it contains no path separator. */
+  command: string;
+  /** Its arguments. Default `[]`. */
+  args?: readonly string[] | undefined;
+  /**
+   * Extra environment variables, merged over the SDK's safe default environment (`HOME`, `LOGNAME`, `PATH`,
+   * `SHELL`, `TERM`, `USER`, from `getDefaultEnvironment()`); these win. Values never appear in errors.
+   */
+  env?: Readonly<Record<string, string>> | undefined;
+  /** Pass the host's whole environment (then `env` over it) instead of the safe default. Default `false`. */
+  inheritEnv?: boolean | undefined;
+  /** Working directory of the server. Default: the host's. */
+  cwd?: string | undefined;
+  /** Where stderr goes besides the captured tail (see {@link StderrMode}). Default `'capture'`. */
+  stderr?: StderrMode | undefined;
+  /** Lines of stderr kept for `stderrTail`, `closeInfo` and errors. Default 20. */
+  stderrTailLines?: number | undefined;
+  /** Grace period of each step of `close()` (stdin end, SIGTERM, SIGKILL), in ms. Default 2000. */
+  closeGraceMs?: number | undefined;
+  /** The server's name in errors. Default: `command`. */
+  serverName?: string | undefined;
+  /**
+   * Called for a stdout line that is not a JSON-RPC message (a banner, a log line), which is skipped.
+   * Rate-limited: the first 5, then one every 10 s carrying the count skipped in between. When unset, the
+   * same reports go to `onerror` as an `MCPCallError` of kind `protocol`.
+   */
+  onNonJsonLine?: ((line: string, info: NonJsonLineInfo) => void) | undefined;
+  /**
+   * Largest message accepted, in bytes. A larger one closes the connection with `closeInfo` kind `protocol`
+   * (the reply it carried is lost, so failing every pending call at once beats letting one time out).
+   * Default {@link DEFAULT_MAX_MESSAGE_BYTES} (256 MiB).
+   */
+  maxMessageBytes?: number | undefined;
+}
