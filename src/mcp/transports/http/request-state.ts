@@ -1,0 +1,100 @@
+/**
+ * One outbound HTTP request in flight: the controller that aborts it (on close, cancellation, or the idle
+ * timeout), its idle timer, what its answer has shown so far, and the error it fails with.
+ */
+import { type RequestId, type TransportSendOptions, UnauthorizedError } from '@modelcontextprotocol/client';
+import { MCPCallError } from '../../protocol/errors.js';
+import { type HttpErrorContext, httpTransportError } from './errors.js';
+import { IdleTimer } from './idle.js';
+
+/** A JSON-RPC request's in-flight state, from its POST to its response. */
+export interface RequestState {
+  id: RequestId;
+  context: HttpErrorContext;
+  controller: AbortController;
+  idle: IdleTimer;
+  /** Whether its response was delivered. */
+  responded: boolean;
+  /** The HTTP status of the answer being read, for errors. */
+  status: number;
+  lastEventId: string | undefined;
+  /** Set when the SDK resends a request to resume it: answers are renumbered to the new id. */
+  replayId: RequestId | undefined;
+  onresumptiontoken: ((token: string) => void) | undefined;
+}
+
+/**
+ * The state of request `id`, its idle timer running: `idleTimeoutMs` without a byte from the server aborts
+ * it with kind `timeout`, and the SDK's `requestSignal` (when given) with kind `aborted`.
+ */
+export function newRequestState(
+  id: RequestId,
+  context: HttpErrorContext,
+  idleTimeoutMs: number,
+  options: TransportSendOptions | undefined,
+): RequestState {
+  const controller = new AbortController();
+  const state: RequestState = {
+    id,
+    context,
+    controller,
+    idle: idleTimer(controller, context, idleTimeoutMs, 'no data from the server'),
+    responded: false,
+    status: 0,
+    lastEventId: undefined,
+    replayId: undefined,
+    onresumptiontoken: options?.onresumptiontoken,
+  };
+  const requestSignal = options?.requestSignal;
+  if (requestSignal !== undefined)
+    link(requestSignal, controller, () => abortedError(context, requestSignal));
+  return state;
+}
+
+/** A running idle timer that aborts `controller` with kind `timeout`, saying `what` came for `timeoutMs`. */
+export function idleTimer(
+  controller: AbortController,
+  context: HttpErrorContext,
+  timeoutMs: number,
+  what: string,
+): IdleTimer {
+  return new IdleTimer(timeoutMs, () =>
+    controller.abort(httpTransportError('timeout', context, `${what} for ${timeoutMs} ms`, { timeoutMs })),
+  );
+}
+
+/** The error of a request cancelled by the caller (kind `aborted`), with the cancellation's reason as cause. */
+export function abortedError(context: HttpErrorContext, reason: unknown): MCPCallError {
+  return httpTransportError('aborted', context, 'the request was cancelled', { cause: reason });
+}
+
+/**
+ * The error a failed request rejects with: the abort reason when we aborted it (close, timeout,
+ * cancellation), else the error itself when it is ours or the SDK's `UnauthorizedError`, else a `transport`
+ * error caused by it.
+ */
+export function requestFailure(signal: AbortSignal, context: HttpErrorContext, error: unknown): unknown {
+  const reason: unknown = signal.aborted ? signal.reason : undefined;
+  if (reason instanceof MCPCallError) return reason;
+  if (error instanceof MCPCallError || error instanceof UnauthorizedError) return error;
+  return httpTransportError('transport', context, describe(error), { cause: error });
+}
+
+/**
+ * The abort reason that releases a finished request's connection. Shared, because `abort()` without a reason
+ * builds a `DOMException` (with its stack) each time.
+ */
+export const RELEASED = new Error('the request finished');
+
+/** Aborts `controller` when `signal` fires, with `reason()` or the signal's own reason. */
+function link(signal: AbortSignal, controller: AbortController, reason?: () => unknown): void {
+  const abort = () => controller.abort(reason === undefined ? signal.reason : reason());
+  if (signal.aborted) abort();
+  else signal.addEventListener('abort', abort, { once: true, signal: controller.signal });
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  return `${error.message}${cause}`;
+}
