@@ -1,31 +1,24 @@
 /**
- * The stdio transport: runs an MCP server as a child process and speaks newline-delimited JSON-RPC over its
- * stdin/stdout (MCP spec 2025-11-25, "Transports > stdio").
+ * transports/stdio/: the MCP stdio transport (MCP spec 2025-11-25, "Transports > stdio"): a server run as a
+ * child process, spoken to in newline-delimited JSON-RPC over its stdin/stdout.
  *
  * Our replacement for the SDK's `StdioClientTransport`, which reads large messages in quadratic time, kills
  * only its direct child, inherits stderr, and says nothing about why a server went away. This one reads in
  * linear time, ends the whole process tree, keeps the tail of stderr, and records `closeInfo` (exit code,
- * signal, stderr tail) before `onclose` fires, so a pending call can fail with a useful error.
+ * signal, stderr tail) before `onclose` fires, so a pending call can fail with a useful error. This file
+ * holds the connection (framing, sending, delivery, why it ended); child-process.ts the process itself
+ * (spawn, process group, ending it); line-reader.ts and stderr.ts read its two output pipes.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import {
-  signalProcessTree,
-  trackProcessTree,
-  untrackProcessTree,
-  usesProcessGroups,
-  waitForProcessTreeExit,
-} from '../../../core/process-tree.js';
 import { MCPCallError, type MCPCallErrorKind } from '../../protocol/errors.js';
 import { isJsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { LARGE_LINE_BYTES, LargeLineParser } from '../json/large-line.js';
 import type { AgentwireTransport, TransportCloseInfo } from '../transport.js';
 import { WireOrder } from '../wire-order.js';
+import { ServerProcess } from './child-process.js';
 import {
   closedInfo,
-  type ExitStatus,
   exitedInfo,
   oversizedInfo,
   type ProcessFacts,
@@ -35,7 +28,6 @@ import {
 import { decodeLine, type LargeLineSink, LineReader } from './line-reader.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, type NonJsonLineInfo, type StdioTransportOptions } from './options.js';
 import { ReportLimiter } from './report-limiter.js';
-import { describeSpawnError } from './spawn-error.js';
 import { StderrCapture } from './stderr.js';
 
 export {
@@ -45,8 +37,6 @@ export {
 } from './options.js';
 export type { StderrMode } from './stderr.js';
 
-/** How long a closed server's pipes may stay open after it exited before we stop waiting, in ms. */
-const PIPE_CLOSE_WAIT_MS = 200;
 /** How long a server that closed its stdout has to exit before it is taken for alive and ended, in ms. */
 const STDOUT_END_EXIT_WAIT_MS = 1000;
 
@@ -65,12 +55,8 @@ export class StdioTransport implements AgentwireTransport {
   onerror?: Transport['onerror'];
   onmessage?: Transport['onmessage'];
 
-  private readonly command: string;
-  private readonly args: readonly string[];
-  private readonly env: Record<string, string>;
-  private readonly cwd: string | undefined;
-  private readonly graceMs: number;
   private readonly serverName: string;
+  private readonly child: ServerProcess;
   private readonly onNonJsonLine: StdioTransportOptions['onNonJsonLine'];
   private readonly stdoutReader: LineReader;
   private readonly stderrCapture: StderrCapture;
@@ -82,19 +68,10 @@ export class StdioTransport implements AgentwireTransport {
   );
 
   private phase: Phase = 'new';
-  private child: ChildProcessWithoutNullStreams | undefined;
-  private spawned = false;
   private starting: Promise<void> | undefined;
   private ending: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
   private info: TransportCloseInfo | undefined;
-  private exitStatus: ExitStatus | undefined;
-  private readonly exited: Promise<void>;
-  private markExited: () => void = () => {};
-  /** Resolves once an exited server's tree is gone and its pipes are drained (see `afterExit`). */
-  private settled: Promise<void> = Promise.resolve();
-  /** Resolves when stdout and stderr have both closed (the child's `close` event). */
-  private pipesClosed: Promise<void> = Promise.resolve();
   private closeFired = false;
   /** Whether stdin is corked until the next tick (see `corkForThisTick`). */
   private corked = false;
@@ -104,12 +81,6 @@ export class StdioTransport implements AgentwireTransport {
     | undefined;
 
   constructor(options: StdioTransportOptions) {
-    this.command = options.command;
-    this.args = options.args ?? [];
-    const base = options.inheritEnv === true ? definedValues(process.env) : getDefaultEnvironment();
-    this.env = { ...base, ...options.env };
-    this.cwd = options.cwd;
-    this.graceMs = options.closeGraceMs ?? 2000;
     this.serverName = options.serverName ?? options.command;
     this.onNonJsonLine = options.onNonJsonLine;
     const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -127,9 +98,22 @@ export class StdioTransport implements AgentwireTransport {
           this.error('transport', `the stderr callback of server "${this.serverName}" threw`, error),
         ),
     );
-    this.exited = new Promise((resolve) => {
-      this.markExited = resolve;
-    });
+    this.child = new ServerProcess(
+      { ...options, serverName: this.serverName },
+      {
+        stdout: (chunk) => this.stdoutReader.push(chunk),
+        stdoutEnd: () => {
+          this.stdoutReader.end();
+          void this.afterStdoutEnd();
+        },
+        stderr: (chunk) => this.stderrCapture.push(chunk),
+        stderrEnd: () => this.stderrCapture.end(),
+        report: (message, cause) => this.report(this.error('transport', message, cause)),
+        exited: () => {
+          if (this.phase === 'open') this.finish(exitedInfo(this.facts()));
+        },
+      },
+    );
   }
 
   /** Why the connection ended; set before `onclose` fires, `undefined` until then. */
@@ -139,7 +123,7 @@ export class StdioTransport implements AgentwireTransport {
 
   /** The server process's pid (the leader of its process group on POSIX); `undefined` until spawned. */
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.child.pid;
   }
 
   /** The last lines the server wrote to stderr, oldest first (at most `stderrTailLines`). */
@@ -170,10 +154,10 @@ export class StdioTransport implements AgentwireTransport {
   async send(message: JSONRPCMessage): Promise<void> {
     // The server has exited but its last stderr lines may still be in the pipe: wait for them (bounded by
     // the exit clean-up), so that the error carries the whole story.
-    if (this.phase === 'open' && this.exitStatus !== undefined) await this.settled;
+    if (this.phase === 'open' && this.child.exitStatus !== undefined) await this.child.settled;
     const refusal = this.sendRefusal();
     if (refusal !== undefined) throw refusal;
-    const stdin = this.child!.stdin;
+    const stdin = this.child.stdin;
     this.corkForThisTick(stdin);
     if (stdin.write(`${JSON.stringify(message)}\n`)) return;
     await this.drained(stdin);
@@ -181,8 +165,8 @@ export class StdioTransport implements AgentwireTransport {
 
   /**
    * Batches every message sent in this tick into one `writev`: 1 000 concurrent calls otherwise cost 1 000
-   * pipe syscalls (PROFILE.md §2). Order and backpressure are unchanged: a corked `write()` still returns
-   * false past the high-water mark.
+   * pipe syscalls (seen in the bench's profile of a burst of calls). Order and backpressure are unchanged: a
+   * corked `write()` still returns false past the high-water mark.
    */
   private corkForThisTick(stdin: Writable): void {
     if (this.corked) return;
@@ -226,66 +210,12 @@ export class StdioTransport implements AgentwireTransport {
   }
 
   private async spawnChild(): Promise<void> {
-    let child: ChildProcessWithoutNullStreams;
     try {
-      child = spawn(this.command, [...this.args], {
-        cwd: this.cwd,
-        env: this.env,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        // A new process group (and session), so close() and the exit hook can end every descendant.
-        detached: usesProcessGroups,
-        shell: false,
-        windowsHide: true,
-      });
+      await this.child.spawn();
     } catch (error) {
-      throw this.failSpawn(error); // synchronous failures: bad arguments (NUL bytes), EINVAL
-    }
-    this.child = child;
-    try {
-      await new Promise<void>((resolve, reject) => {
-        child.once('spawn', resolve);
-        child.once('error', reject);
-      });
-    } catch (error) {
-      for (const stream of [child.stdin, child.stdout, child.stderr]) stream.destroy();
       throw this.failSpawn(error);
     }
     this.phase = 'open';
-    this.spawned = true;
-    trackProcessTree(child.pid!);
-    this.attach(child);
-  }
-
-  private attach(child: ChildProcessWithoutNullStreams): void {
-    child.on('error', (error) =>
-      this.report(this.error('transport', `server "${this.serverName}" process error`, error)),
-    );
-    // EPIPE after the server died is expected; its exit is reported through closeInfo instead.
-    child.stdin.on('error', () => {});
-    child.stdout.on('data', (chunk: Buffer) => this.stdoutReader.push(chunk));
-    child.stdout.on('end', () => {
-      this.stdoutReader.end();
-      void this.afterStdoutEnd();
-    });
-    child.stderr.on('data', (chunk: Buffer) => this.stderrCapture.push(chunk));
-    child.stderr.on('end', () => this.stderrCapture.end());
-    this.pipesClosed = new Promise((resolve) => child.once('close', () => resolve()));
-    child.once('exit', (code, signal) => {
-      this.exitStatus = { code, signal };
-      this.markExited();
-      this.settled = this.afterExit(child);
-    });
-  }
-
-  /** After the server exited: end what it left behind, drain its pipes, then record why and call onclose. */
-  private async afterExit(child: ChildProcessWithoutNullStreams): Promise<void> {
-    const pid = child.pid!;
-    // Orphans of the server (helpers, a wrapper's grandchild) would outlive it and hold our pipes open.
-    if (!(await this.endTree(pid, 'SIGTERM'))) await this.endTree(pid, 'SIGKILL');
-    untrackProcessTree(pid);
-    await this.waitForPipes();
-    for (const stream of [child.stdin, child.stdout, child.stderr]) stream.destroy();
-    if (this.phase === 'open') this.finish(exitedInfo(this.facts()));
   }
 
   /**
@@ -294,27 +224,10 @@ export class StdioTransport implements AgentwireTransport {
    * its exit gets a moment to arrive and be reported as what it is, with its exit code.
    */
   private async afterStdoutEnd(): Promise<void> {
-    if (await this.waitForExit(STDOUT_END_EXIT_WAIT_MS)) return;
-    if (this.phase !== 'open' || this.exitStatus !== undefined) return;
+    if (await this.child.waitForExit(STDOUT_END_EXIT_WAIT_MS)) return;
+    if (this.phase !== 'open' || this.child.exitStatus !== undefined) return;
     this.finish(stdoutClosedInfo(this.facts()));
     void this.endProcessTree();
-  }
-
-  /** Signals the tree (if any of it is left) and waits up to the grace period for it to go. */
-  private async endTree(pid: number, signal: NodeJS.Signals): Promise<boolean> {
-    if (!signalProcessTree(pid, signal)) return true;
-    return waitForProcessTreeExit(pid, this.graceMs);
-  }
-
-  private async waitForPipes(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.pipesClosed,
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, PIPE_CLOSE_WAIT_MS);
-      }),
-    ]);
-    clearTimeout(timer);
   }
 
   /** Ends the server (deliberately, or after a fatal protocol error); idempotent. */
@@ -325,39 +238,10 @@ export class StdioTransport implements AgentwireTransport {
 
   private async endProcessTreeOnce(): Promise<void> {
     if (this.phase === 'starting') await this.starting?.catch(() => undefined);
-    const child = this.child;
-    if (!this.spawned || child === undefined) return;
+    if (!this.child.spawned) return;
     if (this.phase === 'open') this.phase = 'closing';
     this.rejectDrainWaiters();
-    if (this.exitStatus === undefined) await this.stopProcess(child);
-    if (this.exitStatus !== undefined) await this.settled;
-    else for (const stream of [child.stdin, child.stdout, child.stderr]) stream.destroy();
-  }
-
-  /** stdin EOF, grace, SIGTERM to the tree, grace, SIGKILL to the tree, grace (MCP spec, "Shutdown > stdio"). */
-  private async stopProcess(child: ChildProcessWithoutNullStreams): Promise<void> {
-    const pid = child.pid!;
-    child.stdin.end();
-    if (await this.waitForExit(this.graceMs)) return;
-    signalProcessTree(pid, 'SIGTERM');
-    if (await this.waitForExit(this.graceMs)) return;
-    signalProcessTree(pid, 'SIGKILL');
-    if (await this.waitForExit(this.graceMs)) return;
-    this.report(
-      this.error('transport', `server "${this.serverName}" (pid ${pid}) did not exit after SIGKILL; gave up`),
-    );
-  }
-
-  private async waitForExit(ms: number): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const exited = await Promise.race([
-      this.exited.then(() => true),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), ms);
-      }),
-    ]);
-    clearTimeout(timer);
-    return exited;
+    await this.child.end();
   }
 
   private handleLine(line: Buffer): void {
@@ -372,7 +256,7 @@ export class StdioTransport implements AgentwireTransport {
     this.deliver(value);
   }
 
-  /** A line of megabytes: parsed while it arrives, never joined (see json-large-line.ts). */
+  /** A line of megabytes: parsed while it arrives, never joined (see ../json/large-line.ts). */
   private openLargeLine(): LargeLineSink {
     const parser = new LargeLineParser();
     return {
@@ -444,7 +328,7 @@ export class StdioTransport implements AgentwireTransport {
   }
 
   private sendRefusal(): MCPCallError | undefined {
-    if (this.phase === 'open' && this.exitStatus === undefined) return undefined;
+    if (this.phase === 'open' && this.child.exitStatus === undefined) return undefined;
     if (this.phase === 'new' || this.phase === 'starting') {
       return this.error(
         'not_connected',
@@ -478,11 +362,11 @@ export class StdioTransport implements AgentwireTransport {
   }
 
   private facts(): ProcessFacts {
-    return { server: this.serverName, exit: this.exitStatus, stderrTail: this.stderrTail };
+    return { server: this.serverName, exit: this.child.exitStatus, stderrTail: this.stderrTail };
   }
 
   private failSpawn(cause: unknown): MCPCallError {
-    const message = `cannot start server "${this.serverName}": ${describeSpawnError(this.command, this.cwd, cause)}`;
+    const message = `cannot start server "${this.serverName}": ${this.child.describeSpawnError(cause)}`;
     this.phase = 'closed';
     this.info = { kind: 'spawn', message, server: this.serverName, cause };
     return new MCPCallError('spawn', message, { server: this.serverName, cause });
@@ -513,10 +397,4 @@ function parseMessage(text: string): JSONRPCMessage | NonJsonLineInfo['reason'] 
     return 'not_json';
   }
   return isJsonRpcMessage(value) ? value : 'not_jsonrpc';
-}
-
-function definedValues(env: NodeJS.ProcessEnv): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) result[key] = value;
-  return result;
 }
