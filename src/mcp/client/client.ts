@@ -1,12 +1,13 @@
 /**
- * `MCPClient`: one MCP server's tools for any agent (TypeScript seed, whole page; Rust seed, "Using the MCP
- * Client Directly"). It owns the connection lifecycle (state, events, reconnection with backoff), tool
- * discovery and refresh on `notifications/tools/list_changed`, and the call path (options, errors,
- * rendering). The wire work is done by a {@link Session} per connection.
+ * client/: `MCPClient`, one MCP server's tools, resources and prompts for any agent, and its parts.
+ *
+ * This file is the public API: tool discovery and refresh on `notifications/tools/list_changed`, the call
+ * path (options, errors, rendering), resources, prompts, roots, events. The connection's state machine and
+ * reconnection are in connection.ts, the ways to reach a server in transport-plan.ts; the wire work is done
+ * by a {@link Session} per connection.
  */
 
 import { UnauthorizedError } from '@modelcontextprotocol/client';
-import { VERSION } from '../../core/version.js';
 import type { MCPTool, MCPToolHost } from '../adapter/mcp-tool.js';
 import { presentResult } from '../adapter/present-result.js';
 import { ToolSet } from '../adapter/tool-set.js';
@@ -28,15 +29,13 @@ import {
   type MCPToolCallOptions,
   resolveCallOptions,
 } from '../session/call-options.js';
-import { toCallError } from '../session/error-mapping.js';
 import { anyObjectSchema, objectWithArraySchema } from '../session/result-checks.js';
-import { Session, type SessionHooks, type SessionRequestOptions } from '../session/session.js';
+import type { Session, SessionRequestOptions } from '../session/session.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
+import { Connection } from './connection.js';
 import { type MCPClientEvents, TypedEmitter } from './events.js';
 import type { MCPClientOptions, MCPClientState, MCPRequestOptions } from './options.js';
-import { backoffDelay, type ReconnectPolicy, reconnectPolicy } from './reconnect.js';
 import { httpTransportPlan, stdioTransportPlan, type TransportPlan } from './transport-plan.js';
-import { type Deferred, deferred, sleep, waitWithin } from './waiting.js';
 
 export type {
   MCPClientOptions,
@@ -56,31 +55,43 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   readonly name: string;
   readonly #plan: TransportPlan;
   readonly #options: MCPClientOptions;
-  readonly #policy: ReconnectPolicy;
   readonly #tools: ToolSet;
+  readonly #connection: Connection;
   #callDefaults: MCPCallOptionsSource | undefined;
-  #state: MCPClientState = 'disconnected';
-  #session: Session | undefined;
-  #connecting: Promise<void> | undefined;
-  #connectAbort: AbortController | undefined;
-  #reconnectAbort: AbortController | undefined;
-  #ready: Deferred | undefined;
   #refreshing: Promise<MCPTool[]> | undefined;
   #refreshAgain = false;
   #listChangedTimer: NodeJS.Timeout | undefined;
   #warnedUnadvertised = false;
   #roots: Root[] | undefined;
-  #disconnecting: Promise<void> | undefined;
 
   private constructor(plan: TransportPlan, options: MCPClientOptions) {
     super();
     this.name = options.name ?? plan.defaultName;
     this.#plan = plan;
     this.#options = options;
-    this.#policy = reconnectPolicy(options.reconnect);
     this.#callDefaults = options.callOptions;
     this.#roots = options.roots;
     this.#tools = new ToolSet(this);
+    this.#connection = new Connection({
+      name: this.name,
+      plan,
+      options,
+      events: this,
+      tools: () => this.getTools(),
+      toolsListed: (definitions) => this.#applyTools(this.#tools.replace(definitions)),
+      toolListChanged: (session) => this.#onToolListChanged(session),
+      sessionEnded: (deliberate) => {
+        clearTimeout(this.#listChangedTimer);
+        if (deliberate) this.#tools.clear();
+      },
+      sessionEvents: {
+        onError: (error: Error) => this.#onBackgroundError(error),
+        onServerLog: (message) => this.emit('serverLog', { ...message, server: this.name }),
+        onResourceUpdated: (uri) => this.emit('resourceUpdated', { uri }),
+        onListChanged: (list) => this.emit(list === 'resources' ? 'resourcesChanged' : 'promptsChanged', {}),
+      },
+      features: () => ({ ...this.#options, currentRoots: () => this.#roots ?? [], redact: plan.redact }),
+    });
   }
 
   /**
@@ -102,27 +113,27 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** Current connection state. */
   getState(): MCPClientState {
-    return this.#state;
+    return this.#connection.state;
   }
 
   /** `getState() === 'connected'`. */
   isConnected(): boolean {
-    return this.#state === 'connected';
+    return this.#connection.state === 'connected';
   }
 
   /** The server's `clientInfo`-style name and version from the handshake, once connected. */
   getServerInfo(): { name: string; version: string; title?: string } | undefined {
-    return this.#session?.serverInfo;
+    return this.#connection.session?.serverInfo;
   }
 
   /** The Streamable HTTP `Mcp-Session-Id` of the current connection, if the server assigned one. */
   get sessionId(): string | undefined {
-    return this.#session?.sessionId;
+    return this.#connection.session?.sessionId;
   }
 
   /** The server's `instructions` from the handshake, if it sent any. */
   getInstructions(): string | undefined {
-    return this.#session?.instructions;
+    return this.#connection.session?.instructions;
   }
 
   /** One `Tool` per server tool, in the server's order; `[]` before `connect()`. */
@@ -142,7 +153,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     await this.#plan.auth.finishAuth(callback);
   }
 
-  /** Replaces the default call options (TypeScript seed, `setCallOptions()`). */
+  /** Replaces the default call options given as `callOptions` (`undefined`: none). */
   setCallOptions(options: MCPCallOptionsSource | undefined): void {
     this.#callDefaults = options;
   }
@@ -153,87 +164,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * @throws MCPCallError (kind `spawn`, `transport`, `http`, `timeout`, `protocol`, …) naming the server.
    */
   connect(): Promise<void> {
-    if (this.#state === 'connected') return Promise.resolve();
-    if (this.#state === 'reconnecting' && this.#ready) return this.#ready.promise;
-    this.#connecting ??= this.#connectOnce().finally(() => {
-      this.#connecting = undefined;
-    });
-    return this.#connecting;
-  }
-
-  async #connectOnce(): Promise<void> {
-    this.#state = 'connecting';
-    const abort = new AbortController();
-    this.#connectAbort = abort;
-    try {
-      await this.#establish(abort.signal);
-      this.#state = 'connected';
-      this.emit('connected', { tools: this.getTools() });
-    } catch (error) {
-      if (!abort.signal.aborted) this.#state = 'failed';
-      throw abort.signal.aborted
-        ? this.#notConnected('connect', 'disconnect() was called while connecting')
-        : error;
-    } finally {
-      this.#connectAbort = undefined;
-    }
-  }
-
-  /** Opens a session and discovers tools; on success it is the current session. */
-  async #establish(signal: AbortSignal): Promise<void> {
-    const options: SessionRequestOptions = { signal, timeout: this.#options.connectTimeout ?? 60_000 };
-    const session = await this.#openSession(options);
-    try {
-      const definitions = await session.listTools(options);
-      if (this.#options.logLevel)
-        await session.request(
-          'logging/setLevel',
-          { level: this.#options.logLevel },
-          anyObjectSchema,
-          options,
-        );
-      if (signal.aborted) throw this.#notConnected('connect', 'disconnect() was called while connecting');
-      this.#session = session;
-      return this.#applyTools(this.#tools.replace(definitions));
-    } catch (error) {
-      await session.close();
-      throw error;
-    }
-  }
-
-  async #openSession(options: SessionRequestOptions): Promise<Session> {
-    const clientInfo = {
-      name: this.#options.clientName ?? 'agentwire',
-      version: this.#options.clientVersion ?? VERSION,
-    };
-    let refused: MCPCallError | undefined;
-    for (const candidate of this.#plan.candidates) {
-      let session: Session | undefined;
-      const current = () => session !== undefined && session === this.#session;
-      const hooks: SessionHooks = {
-        onUnexpectedClose: (error: MCPCallError) => {
-          if (session) this.#onConnectionLost(session, error);
-        },
-        onToolListChanged: () => {
-          if (session && current()) this.#onToolListChanged(session);
-        },
-        onError: (error: Error) => this.#onBackgroundError(error),
-        onServerLog: (message) => this.emit('serverLog', { ...message, server: this.name }),
-        onResourceUpdated: (uri) => this.emit('resourceUpdated', { uri }),
-        onListChanged: (list) => this.emit(list === 'resources' ? 'resourcesChanged' : 'promptsChanged', {}),
-      };
-      const features = { ...this.#options, currentRoots: () => this.#roots ?? [], redact: this.#plan.redact };
-      try {
-        session = await Session.open(this.name, clientInfo, candidate.create, hooks, options, features);
-        return session;
-      } catch (error) {
-        if (refused) throw bothFailed(refused, error);
-        if (!candidate.fallBackOn?.(error) || !(error instanceof MCPCallError)) throw error;
-        refused = error;
-        this.emit('log', { level: 'info', message: `MCP server "${this.name}": ${candidate.fallbackNote}` });
-      }
-    }
-    throw refused;
+    return this.#connection.connect();
   }
 
   /**
@@ -267,7 +198,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     }
     const changes = diff.added.length + diff.removed.length + diff.changed.length;
     // The first discovery is reported by `connected`, not as a change.
-    if (changes > 0 && this.#state !== 'connecting') this.emit('toolsChanged', diff);
+    if (changes > 0 && this.#connection.state !== 'connecting') this.emit('toolsChanged', diff);
   }
 
   /**
@@ -276,27 +207,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * reconnect with kind `not_connected`. Idempotent; never throws. Emits `disconnected` (deliberate).
    */
   disconnect(): Promise<void> {
-    // Concurrent calls share one teardown, so none returns before the server is really gone.
-    this.#disconnecting ??= this.#disconnectOnce().finally(() => {
-      this.#disconnecting = undefined;
-    });
-    return this.#disconnecting;
-  }
-
-  async #disconnectOnce(): Promise<void> {
-    const wasActive = this.#state !== 'disconnected' && this.#state !== 'failed';
-    this.#connectAbort?.abort();
-    this.#reconnectAbort?.abort();
-    clearTimeout(this.#listChangedTimer);
-    const session = this.#session;
-    this.#session = undefined;
-    this.#state = 'disconnected';
-    this.#ready?.reject(this.#notConnected('connect', 'disconnect() was called'));
-    this.#ready = undefined;
-    this.#tools.clear();
-    await Promise.all([session?.close(), this.#connecting?.catch(() => {})]);
-    this.#state = 'disconnected';
-    if (wasActive) this.emit('disconnected', { deliberate: true, willReconnect: false });
+    return this.#connection.disconnect();
   }
 
   /**
@@ -318,66 +229,17 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     const request = (session: Session, budget: number) =>
       session.callTool(name, input, { ...resolved, timeout: Math.max(1, budget) });
     // Connected (the common case): no await before the request, and the configured timeout as given.
-    const ready = this.#state === 'connected' ? this.#session : undefined;
-    const session = ready ?? (await this.#sessionForCall(name, resolved, deadline));
+    const connection = this.#connection;
+    const ready = connection.connected;
+    const session = ready ?? (await connection.sessionForCall(name, resolved, deadline));
     try {
       return await request(session, ready ? timeout : deadline - Date.now());
     } catch (error) {
-      if (error instanceof MCPCallError && this.#meansConnectionLost(error))
-        this.#onConnectionLost(session, error);
-      if (!this.#shouldRetry(error, resolved)) throw error;
+      if (error instanceof MCPCallError && connection.meansConnectionLost(error))
+        connection.lost(session, error);
+      if (!connection.shouldRetry(error, resolved)) throw error;
       // The server lost this call with its connection (crash, expired session): once reconnected, send it again.
-      return request(await this.#sessionForCall(name, resolved, deadline), deadline - Date.now());
-    }
-  }
-
-  /**
-   * Whether a failed call shows the connection is gone. An expired session always is (the transport can
-   * send nothing more on it). A transport failure (refused or reset connection) is treated as a loss when
-   * reconnection is on, so that a restarting HTTP server is waited for instead of failing every call; without
-   * reconnection it fails only the call, and the next call may find the server back.
-   */
-  #meansConnectionLost(error: MCPCallError): boolean {
-    return error.kind === 'session_expired' || (error.kind === 'transport' && this.#policy.enabled);
-  }
-
-  #shouldRetry(error: unknown, options: MCPToolCallOptions): boolean {
-    if (!this.#policy.enabled || options.signal?.aborted || options.retryOnReconnect === false) return false;
-    return (
-      error instanceof MCPCallError &&
-      (error.kind === 'connection_closed' || error.kind === 'session_expired' || error.kind === 'transport')
-    );
-  }
-
-  /** The session to call on, waiting for a connect or reconnect in flight (bounded by the deadline). */
-  async #sessionForCall(toolName: string, options: MCPToolCallOptions, deadline: number): Promise<Session> {
-    if (this.#state === 'connected' && this.#session) return this.#session;
-    const pending = this.#state === 'reconnecting' ? this.#ready?.promise : this.#connecting;
-    if (!pending) throw this.#notConnected('tools/call', `not connected (state: ${this.#state})`, toolName);
-    await this.#waitFor(pending, toolName, options, deadline);
-    if (this.#state === 'connected' && this.#session) return this.#session;
-    throw this.#notConnected('tools/call', `not connected (state: ${this.#state})`, toolName);
-  }
-
-  async #waitFor(pending: Promise<void>, toolName: string, options: MCPToolCallOptions, deadline: number) {
-    const context = { server: this.name, method: 'tools/call', toolName, signal: options.signal };
-    const timeoutMs = options.timeout ?? DEFAULT_CALL_TIMEOUT_MS;
-    try {
-      await waitWithin(pending, deadline - Date.now(), options.signal, () => {
-        const reason = `timed out after ${timeoutMs} ms waiting for the connection`;
-        return new MCPCallError(
-          'timeout',
-          `MCP server "${this.name}": tools/call "${toolName}" failed: ${reason}`,
-          {
-            server: this.name,
-            method: 'tools/call',
-            toolName,
-            timeoutMs,
-          },
-        );
-      });
-    } catch (error) {
-      throw toCallError(error, context);
+      return request(await connection.sessionForCall(name, resolved, deadline), deadline - Date.now());
     }
   }
 
@@ -417,10 +279,11 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   async #refreshOnce(): Promise<MCPTool[]> {
     do {
       this.#refreshAgain = false;
-      const session = this.#session;
-      if (!session || this.#state !== 'connected') throw this.#notConnected('tools/list', 'not connected');
+      const session = this.#connection.connected;
+      if (!session) throw this.#connection.notConnected('tools/list', 'not connected');
       const definitions = await session.listTools({ timeout: this.#options.connectTimeout ?? 60_000 });
-      if (session !== this.#session) throw this.#notConnected('tools/list', 'the connection changed');
+      if (session !== this.#connection.session)
+        throw this.#connection.notConnected('tools/list', 'the connection changed');
       this.#applyTools(this.#tools.replace(definitions));
     } while (this.#refreshAgain);
     return this.getTools();
@@ -428,8 +291,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** The current session, or a `not_connected` error for `method`. */
   #requireSession(method: string): Session {
-    if (this.#state === 'connected' && this.#session) return this.#session;
-    throw this.#notConnected(method, `not connected (state: ${this.#state})`);
+    return this.#connection.requireSession(method);
   }
 
   #requestOptions(options: MCPRequestOptions = {}): SessionRequestOptions {
@@ -519,8 +381,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    */
   async setRoots(roots: Root[]): Promise<void> {
     this.#roots = roots;
-    if (this.#options.roots && this.#state === 'connected')
-      await this.#session?.notify('notifications/roots/list_changed');
+    if (this.#options.roots && this.#connection.state === 'connected')
+      await this.#connection.session?.notify('notifications/roots/list_changed');
   }
 
   #onToolListChanged(session: Session): void {
@@ -539,72 +401,4 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       });
     }, this.#options.listChangedDebounceMs ?? 20);
   }
-
-  #onConnectionLost(session: Session, error: MCPCallError): void {
-    if (session !== this.#session) return;
-    this.#session = undefined;
-    clearTimeout(this.#listChangedTimer);
-    void session.close();
-    const willReconnect = this.#policy.enabled;
-    this.#state = willReconnect ? 'reconnecting' : 'failed';
-    if (willReconnect) this.#ready = deferred();
-    this.emit('disconnected', { error, deliberate: false, willReconnect });
-    if (willReconnect) void this.#reconnect(error);
-  }
-
-  async #reconnect(cause: MCPCallError): Promise<void> {
-    const abort = new AbortController();
-    this.#reconnectAbort = abort;
-    const ready = this.#ready;
-    let lastError: unknown = cause;
-    for (let attempt = 1; attempt <= this.#policy.maxRetries && !abort.signal.aborted; attempt++) {
-      const delayMs = backoffDelay(this.#policy, attempt);
-      this.emit('reconnecting', { attempt, delayMs });
-      if (!(await sleep(delayMs, abort.signal))) break;
-      try {
-        await this.#establish(abort.signal);
-        this.#state = 'connected';
-        this.#reconnectAbort = undefined;
-        this.emit('reconnected', { tools: this.getTools() });
-        ready?.resolve();
-        return;
-      } catch (error) {
-        lastError = error;
-      }
-    }
-    if (abort.signal.aborted) return;
-    this.#reconnectAbort = undefined;
-    this.#state = 'failed';
-    const error = lastError instanceof Error ? lastError : new Error(String(lastError));
-    ready?.reject(error);
-    this.emit('error', error);
-  }
-
-  #notConnected(method: string, reason: string, toolName?: string): MCPCallError {
-    const tool = toolName === undefined ? '' : ` "${toolName}"`;
-    return new MCPCallError(
-      'not_connected',
-      `MCP server "${this.name}": ${method}${tool} failed: ${reason}`,
-      {
-        server: this.name,
-        method,
-        toolName,
-      },
-    );
-  }
-}
-
-/**
- * Streamable HTTP was refused and the HTTP+SSE fallback failed too: most often a wrong URL. The error keeps
- * the first refusal's kind and status (what the server said to the current transport) and names both.
- */
-function bothFailed(refused: MCPCallError, fallback: unknown): MCPCallError {
-  const reason = (error: unknown) =>
-    (error instanceof Error ? error.message : String(error)).replace(/^MCP server "[^"]*": .*? failed: /, '');
-  const prefix = refused.message.slice(0, refused.message.length - reason(refused).length);
-  return new MCPCallError(
-    refused.kind,
-    `${prefix}${reason(refused)}; the HTTP+SSE fallback failed too: ${reason(fallback)}`,
-    { ...refused.details(), cause: refused },
-  );
 }

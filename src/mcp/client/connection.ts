@@ -1,0 +1,334 @@
+/**
+ * A client's connection to its server, as a state machine (`MCPClientState`):
+ * - `connect()` opens a session and discovers tools: `connecting`, then `connected` or `failed`;
+ * - an unexpected loss ends in `failed`, or, with reconnection on, in `reconnecting` with backoff, then
+ *   `connected`, or `failed` after the last attempt;
+ * - `disconnect()` ends whatever is under way: `disconnected`.
+ * Calls made while a connect or reconnect is in flight wait for it, within their own timeout.
+ */
+import { VERSION } from '../../core/version.js';
+import type { MCPTool } from '../adapter/mcp-tool.js';
+import { MCPCallError } from '../protocol/errors.js';
+import type { MCPToolDefinition } from '../protocol/types.js';
+import { DEFAULT_CALL_TIMEOUT_MS, type MCPToolCallOptions } from '../session/call-options.js';
+import { toCallError } from '../session/error-mapping.js';
+import { anyObjectSchema } from '../session/result-checks.js';
+import {
+  Session,
+  type SessionClientFeatures,
+  type SessionHooks,
+  type SessionRequestOptions,
+} from '../session/session.js';
+import type { MCPClientEvents, TypedEmitter } from './events.js';
+import type { MCPClientOptions, MCPClientState } from './options.js';
+import { backoffDelay, type ReconnectPolicy, reconnectPolicy } from './reconnect.js';
+import type { TransportPlan } from './transport-plan.js';
+import { type Deferred, deferred, sleep, waitWithin } from './waiting.js';
+
+/** What a {@link Connection} needs from its client. */
+export interface ConnectionHost {
+  /** The server's name, for errors and logs. */
+  name: string;
+  plan: TransportPlan;
+  options: MCPClientOptions;
+  /** The client, which emits `connected`, `disconnected`, `reconnecting`, `reconnected`, `error`, `log`. */
+  events: TypedEmitter<MCPClientEvents>;
+  /** The client's tools, for the `connected` and `reconnected` events. */
+  tools: () => MCPTool[];
+  /** A new session listed these tools (after it became the current session). */
+  toolsListed: (definitions: MCPToolDefinition[]) => void;
+  /** The current session's server sent `notifications/tools/list_changed`. */
+  toolListChanged: (session: Session) => void;
+  /** The current session ended: `deliberate` for `disconnect()`, else it was lost. */
+  sessionEnded: (deliberate: boolean) => void;
+  /** The session hooks that are the client's: background errors, server logs, resource/prompt changes. */
+  sessionEvents: Omit<SessionHooks, 'onUnexpectedClose' | 'onToolListChanged'>;
+  /** What the client offers each new session's server (request handlers, roots). */
+  features: () => SessionClientFeatures;
+}
+
+/** One client's connection state and current session. */
+export class Connection {
+  readonly #host: ConnectionHost;
+  readonly #policy: ReconnectPolicy;
+  #state: MCPClientState = 'disconnected';
+  #session: Session | undefined;
+  #connecting: Promise<void> | undefined;
+  #connectAbort: AbortController | undefined;
+  #reconnectAbort: AbortController | undefined;
+  /** Settles when the reconnect under way succeeds or gives up; calls wait on it. */
+  #ready: Deferred | undefined;
+  #disconnecting: Promise<void> | undefined;
+
+  constructor(host: ConnectionHost) {
+    this.#host = host;
+    this.#policy = reconnectPolicy(host.options.reconnect);
+  }
+
+  /** The current state. */
+  get state(): MCPClientState {
+    return this.#state;
+  }
+
+  /** The current session, whatever the state (a session being discovered is current already). */
+  get session(): Session | undefined {
+    return this.#session;
+  }
+
+  /** The session when the state is `connected`, else `undefined`. */
+  get connected(): Session | undefined {
+    return this.#state === 'connected' ? this.#session : undefined;
+  }
+
+  /** See `MCPClient.connect`. */
+  connect(): Promise<void> {
+    if (this.#state === 'connected') return Promise.resolve();
+    if (this.#state === 'reconnecting' && this.#ready) return this.#ready.promise;
+    this.#connecting ??= this.#connectOnce().finally(() => {
+      this.#connecting = undefined;
+    });
+    return this.#connecting;
+  }
+
+  /** See `MCPClient.disconnect`. */
+  disconnect(): Promise<void> {
+    // Concurrent calls share one teardown, so none returns before the server is really gone.
+    this.#disconnecting ??= this.#disconnectOnce().finally(() => {
+      this.#disconnecting = undefined;
+    });
+    return this.#disconnecting;
+  }
+
+  /**
+   * The connection of `session` is gone: unless another session replaced it, it is closed and the state
+   * becomes `reconnecting` (reconnection on; a reconnect starts) or `failed`. Emits `disconnected`.
+   */
+  lost(session: Session, error: MCPCallError): void {
+    if (session !== this.#session) return;
+    this.#session = undefined;
+    this.#host.sessionEnded(false);
+    void session.close();
+    const willReconnect = this.#policy.enabled;
+    this.#state = willReconnect ? 'reconnecting' : 'failed';
+    if (willReconnect) this.#ready = deferred();
+    this.#host.events.emit('disconnected', { error, deliberate: false, willReconnect });
+    if (willReconnect) void this.#reconnect(error);
+  }
+
+  /**
+   * Whether a failed call shows the connection is gone. An expired session always is (the transport can
+   * send nothing more on it). A transport failure (refused or reset connection) is treated as a loss when
+   * reconnection is on, so that a restarting HTTP server is waited for instead of failing every call; without
+   * reconnection it fails only the call, and the next call may find the server back.
+   */
+  meansConnectionLost(error: MCPCallError): boolean {
+    return error.kind === 'session_expired' || (error.kind === 'transport' && this.#policy.enabled);
+  }
+
+  /** Whether a call that failed with `error` is sent again once reconnected. */
+  shouldRetry(error: unknown, options: MCPToolCallOptions): boolean {
+    if (!this.#policy.enabled || options.signal?.aborted || options.retryOnReconnect === false) return false;
+    return (
+      error instanceof MCPCallError &&
+      (error.kind === 'connection_closed' || error.kind === 'session_expired' || error.kind === 'transport')
+    );
+  }
+
+  /**
+   * The session to call `toolName` on, waiting for a connect or reconnect in flight (bounded by `deadline`,
+   * a `Date.now()` time, and by `options.signal`).
+   * @throws MCPCallError kind `not_connected` when there is nothing to wait for or the wait ended without a
+   *   connection; `timeout` past the deadline; the mapped abort reason when the signal fired.
+   */
+  async sessionForCall(toolName: string, options: MCPToolCallOptions, deadline: number): Promise<Session> {
+    if (this.#state === 'connected' && this.#session) return this.#session;
+    const pending = this.#state === 'reconnecting' ? this.#ready?.promise : this.#connecting;
+    if (!pending) throw this.notConnected('tools/call', `not connected (state: ${this.#state})`, toolName);
+    await this.#waitFor(pending, toolName, options, deadline);
+    if (this.#state === 'connected' && this.#session) return this.#session;
+    throw this.notConnected('tools/call', `not connected (state: ${this.#state})`, toolName);
+  }
+
+  /** The current session, or a `not_connected` error for `method`. */
+  requireSession(method: string): Session {
+    if (this.#state === 'connected' && this.#session) return this.#session;
+    throw this.notConnected(method, `not connected (state: ${this.#state})`);
+  }
+
+  /** The `not_connected` error of `method` (and tool), saying `reason`. */
+  notConnected(method: string, reason: string, toolName?: string): MCPCallError {
+    const name = this.#host.name;
+    const tool = toolName === undefined ? '' : ` "${toolName}"`;
+    return new MCPCallError('not_connected', `MCP server "${name}": ${method}${tool} failed: ${reason}`, {
+      server: name,
+      method,
+      toolName,
+    });
+  }
+
+  async #connectOnce(): Promise<void> {
+    this.#state = 'connecting';
+    const abort = new AbortController();
+    this.#connectAbort = abort;
+    try {
+      await this.#establish(abort.signal);
+      this.#state = 'connected';
+      this.#host.events.emit('connected', { tools: this.#host.tools() });
+    } catch (error) {
+      if (!abort.signal.aborted) this.#state = 'failed';
+      throw abort.signal.aborted
+        ? this.notConnected('connect', 'disconnect() was called while connecting')
+        : error;
+    } finally {
+      this.#connectAbort = undefined;
+    }
+  }
+
+  /** Opens a session and discovers tools; on success it is the current session. */
+  async #establish(signal: AbortSignal): Promise<void> {
+    const { options } = this.#host;
+    const requestOptions: SessionRequestOptions = { signal, timeout: options.connectTimeout ?? 60_000 };
+    const session = await this.#openSession(requestOptions);
+    try {
+      const definitions = await session.listTools(requestOptions);
+      if (options.logLevel)
+        await session.request(
+          'logging/setLevel',
+          { level: options.logLevel },
+          anyObjectSchema,
+          requestOptions,
+        );
+      if (signal.aborted) throw this.notConnected('connect', 'disconnect() was called while connecting');
+      this.#session = session;
+      return this.#host.toolsListed(definitions);
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+  }
+
+  /** The `initialize` handshake through each of the plan's transports in turn, until one is not refused. */
+  async #openSession(options: SessionRequestOptions): Promise<Session> {
+    const host = this.#host;
+    const clientInfo = {
+      name: host.options.clientName ?? 'agentwire',
+      version: host.options.clientVersion ?? VERSION,
+    };
+    let refused: MCPCallError | undefined;
+    for (const candidate of host.plan.candidates) {
+      let session: Session | undefined;
+      const current = () => session !== undefined && session === this.#session;
+      const hooks: SessionHooks = {
+        ...host.sessionEvents,
+        onUnexpectedClose: (error: MCPCallError) => {
+          if (session) this.lost(session, error);
+        },
+        onToolListChanged: () => {
+          if (session && current()) host.toolListChanged(session);
+        },
+      };
+      try {
+        session = await Session.open(
+          host.name,
+          clientInfo,
+          candidate.create,
+          hooks,
+          options,
+          host.features(),
+        );
+        return session;
+      } catch (error) {
+        if (refused) throw bothFailed(refused, error);
+        if (!candidate.fallBackOn?.(error) || !(error instanceof MCPCallError)) throw error;
+        refused = error;
+        host.events.emit('log', {
+          level: 'info',
+          message: `MCP server "${host.name}": ${candidate.fallbackNote}`,
+        });
+      }
+    }
+    throw refused;
+  }
+
+  async #disconnectOnce(): Promise<void> {
+    const wasActive = this.#state !== 'disconnected' && this.#state !== 'failed';
+    this.#connectAbort?.abort();
+    this.#reconnectAbort?.abort();
+    const session = this.#session;
+    this.#session = undefined;
+    this.#state = 'disconnected';
+    this.#ready?.reject(this.notConnected('connect', 'disconnect() was called'));
+    this.#ready = undefined;
+    this.#host.sessionEnded(true);
+    await Promise.all([session?.close(), this.#connecting?.catch(() => {})]);
+    this.#state = 'disconnected';
+    if (wasActive) this.#host.events.emit('disconnected', { deliberate: true, willReconnect: false });
+  }
+
+  async #reconnect(cause: MCPCallError): Promise<void> {
+    const { events } = this.#host;
+    const abort = new AbortController();
+    this.#reconnectAbort = abort;
+    const ready = this.#ready;
+    let lastError: unknown = cause;
+    for (let attempt = 1; attempt <= this.#policy.maxRetries && !abort.signal.aborted; attempt++) {
+      const delayMs = backoffDelay(this.#policy, attempt);
+      events.emit('reconnecting', { attempt, delayMs });
+      if (!(await sleep(delayMs, abort.signal))) break;
+      try {
+        await this.#establish(abort.signal);
+        this.#state = 'connected';
+        this.#reconnectAbort = undefined;
+        events.emit('reconnected', { tools: this.#host.tools() });
+        ready?.resolve();
+        return;
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    if (abort.signal.aborted) return;
+    this.#reconnectAbort = undefined;
+    this.#state = 'failed';
+    const error = lastError instanceof Error ? lastError : new Error(String(lastError));
+    ready?.reject(error);
+    events.emit('error', error);
+  }
+
+  async #waitFor(pending: Promise<void>, toolName: string, options: MCPToolCallOptions, deadline: number) {
+    const name = this.#host.name;
+    const context = { server: name, method: 'tools/call', toolName, signal: options.signal };
+    const timeoutMs = options.timeout ?? DEFAULT_CALL_TIMEOUT_MS;
+    try {
+      await waitWithin(pending, deadline - Date.now(), options.signal, () => {
+        const reason = `timed out after ${timeoutMs} ms waiting for the connection`;
+        return new MCPCallError(
+          'timeout',
+          `MCP server "${name}": tools/call "${toolName}" failed: ${reason}`,
+          {
+            server: name,
+            method: 'tools/call',
+            toolName,
+            timeoutMs,
+          },
+        );
+      });
+    } catch (error) {
+      throw toCallError(error, context);
+    }
+  }
+}
+
+/**
+ * Streamable HTTP was refused and the HTTP+SSE fallback failed too: most often a wrong URL. The error keeps
+ * the first refusal's kind and status (what the server said to the current transport) and names both.
+ */
+function bothFailed(refused: MCPCallError, fallback: unknown): MCPCallError {
+  const reason = (error: unknown) =>
+    (error instanceof Error ? error.message : String(error)).replace(/^MCP server "[^"]*": .*? failed: /, '');
+  const prefix = refused.message.slice(0, refused.message.length - reason(refused).length);
+  return new MCPCallError(
+    refused.kind,
+    `${prefix}${reason(refused)}; the HTTP+SSE fallback failed too: ${reason(fallback)}`,
+    { ...refused.details(), cause: refused },
+  );
+}
