@@ -63,7 +63,7 @@ export function idleTimer(
   );
 }
 
-/** The error of a request cancelled by the caller (kind `aborted`), with the cancellation's reason as cause. */
+/** The error of a request the caller cancelled (kind `aborted`), the cancellation's reason as cause. */
 export function abortedError(context: HttpErrorContext, reason: unknown): MCPCallError {
   return httpTransportError('aborted', context, 'the request was cancelled', { cause: reason });
 }

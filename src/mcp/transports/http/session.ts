@@ -14,7 +14,10 @@ import {
   sessionExpiredError,
 } from './errors.js';
 
-/** The `initialize` request, which starts a new session (a structural check: the SDK's zod guard cost per request). */
+/**
+ * The `initialize` request, which starts a new session. A structural check: the SDK's zod guard was a cost
+ * per request.
+ */
 export function isInitialize(message: JSONRPCMessage): boolean {
   return 'method' in message && message.method === 'initialize' && 'id' in message;
 }

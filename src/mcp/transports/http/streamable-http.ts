@@ -1,10 +1,11 @@
 /**
- * transports/http/: the MCP client transports over HTTP; this file is the Streamable HTTP one (MCP spec
- * 2025-11-25, "Transports > Streamable HTTP"), legacy-sse.ts the 2024-11-05 HTTP+SSE fallback.
+ * transports/http/: MCP over HTTP, the Streamable HTTP transport (this file) and the HTTP+SSE fallback.
  *
- * The transport sits behind the official SDK's `Transport` interface so that the SDK's `Client` drives it
- * unchanged. Why our own and not a guarded `fetch` around the SDK's `StreamableHTTPClientTransport`: probed
- * with our fixture server (test/mcp/transports/http/sdk-probe.test.ts), the SDK transport hangs on an empty
+ * This file is the Streamable HTTP client transport (MCP spec 2025-11-25, "Transports > Streamable HTTP");
+ * legacy-sse.ts is the 2024-11-05 HTTP+SSE one, tried when an old server refuses it. The transport sits
+ * behind the official SDK's `Transport` interface so that the SDK's `Client` drives it unchanged. Why our
+ * own and not a guarded `fetch` around the SDK's `StreamableHTTPClientTransport`: probed with our fixture
+ * server (test/mcp/transports/http/sdk-probe.test.ts), the SDK transport hangs on an empty
  * `text/event-stream` body, resolves `send()` before the response so a dead stream is only noticed at the
  * request timeout, keeps a stale session after 404, never sends DELETE from `close()`, and opens no GET
  * stream after a 204. A fetch wrapper sees bytes, not JSON-RPC: it cannot tell which frame answers which
@@ -13,20 +14,22 @@
  * rejection (`_requestWithSchemaViaCodec`: `transport.send(...).catch(reject)`).
  *
  * This class coordinates; each concern has its file:
- * | behaviour                                                                 | where                          |
- * |---------------------------------------------------------------------------|--------------------------------|
- * | headers of each request: caller's, session id, protocol version, Accept   | headers.ts, `post`, `openGet`  |
- * | undici or `fetch` for each request                                        | requester.ts, undici.ts        |
- * | 401 re-authorization, 403 `insufficient_scope` step-up                    | oauth-retry.ts, auth.ts        |
- * | session id captured on `initialize`; 404 (or 400 "unknown session") expiry; DELETE on close, bounded | session.ts |
- * | JSON or SSE answer; response = no method + this id; notifications before it passed on | answers.ts         |
- * | return at the response frame, held stream released                        | answers.ts, sse-reader.ts      |
- * | stream ends before the response: fail at once, or resume with `Last-Event-ID` | answers.ts                 |
- * | 202/204 acknowledge notifications; another empty 2xx is a "proxy" error   | `sendOneWay`, answers.ts       |
- * | idle read timeout (resets per byte); abort on close, timeout, cancellation | request-state.ts, idle.ts     |
- * | SSE framing, split at any byte or inside UTF-8                            | sse-decoder.ts                 |
- * | GET stream: 405/404 = none, `Last-Event-ID`, `retry:`                     | get-stream.ts                  |
- * | non-2xx: status + at most 512 characters of body, never header values     | errors.ts                      |
+ * - headers.ts: the headers of each request (the caller's, `Mcp-Session-Id`, `MCP-Protocol-Version`); the
+ *   `Accept` and `Content-Type` of each are set in `post` and `openGet`.
+ * - requester.ts (and undici.ts): undici or `fetch` for each request.
+ * - oauth-retry.ts (and auth.ts): 401 re-authorization, `403 insufficient_scope` step-up.
+ * - session.ts: the session id captured on `initialize`, its expiry on 404 (or a 400 "unknown session"),
+ *   the DELETE that ends it on close (tolerated and bounded).
+ * - answers.ts: JSON or SSE answers; a response is a message with no method and this request's id, and
+ *   what comes before it (notifications, server requests) is passed on; the call returns at the response
+ *   frame and the held stream is released (sse-reader.ts); a stream that ends first fails the call at
+ *   once, or is resumed with `Last-Event-ID`; an empty 2xx where an answer was due is a "proxy" error.
+ *   202/204 acknowledge notifications and responses (`sendOneWay`).
+ * - request-state.ts (and idle.ts): the idle read timeout (reset per byte), aborts on close, timeout and
+ *   cancellation (`requestSignal`, or `notifications/cancelled` in `abortCancelled`).
+ * - sse-decoder.ts: SSE framing, split at any byte or inside a UTF-8 sequence.
+ * - get-stream.ts: the GET stream (405/404 = none, `Last-Event-ID`, `retry:`).
+ * - errors.ts: non-2xx errors carry the status and at most 512 characters of body, never header values.
  * Server requests (`ping`, `sampling/createMessage`, …) are answered by the SDK's Protocol through `send`.
  */
 

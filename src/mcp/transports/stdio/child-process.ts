@@ -32,9 +32,9 @@ export interface ServerProcessHandlers {
   stderr: (chunk: Buffer) => void;
   /** The server closed its stderr. */
   stderrEnd: () => void;
-  /** Something worth an `onerror` (a process error, a process that outlived SIGKILL): a sentence naming the server. */
+  /** A sentence naming the server, for `onerror`: a process error, a process that outlived SIGKILL. */
   report: (message: string, cause?: unknown) => void;
-  /** The process exited and its clean-up is done (tree gone, pipes drained): see {@link ServerProcess.settled}. */
+  /** The process exited and its clean-up is done: tree gone, pipes drained (see `settled`). */
   exited: () => void;
 }
 

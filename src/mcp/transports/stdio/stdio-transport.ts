@@ -1,13 +1,14 @@
 /**
- * transports/stdio/: the MCP stdio transport (MCP spec 2025-11-25, "Transports > stdio"): a server run as a
- * child process, spoken to in newline-delimited JSON-RPC over its stdin/stdout.
+ * transports/stdio/: the stdio transport, an MCP server run as a child process and spoken to over its pipes.
  *
- * Our replacement for the SDK's `StdioClientTransport`, which reads large messages in quadratic time, kills
- * only its direct child, inherits stderr, and says nothing about why a server went away. This one reads in
- * linear time, ends the whole process tree, keeps the tail of stderr, and records `closeInfo` (exit code,
- * signal, stderr tail) before `onclose` fires, so a pending call can fail with a useful error. This file
- * holds the connection (framing, sending, delivery, why it ended); child-process.ts the process itself
- * (spawn, process group, ending it); line-reader.ts and stderr.ts read its two output pipes.
+ * The server speaks newline-delimited JSON-RPC over its stdin/stdout (MCP spec 2025-11-25, "Transports >
+ * stdio"). This transport replaces the SDK's `StdioClientTransport`, which reads large messages in
+ * quadratic time, kills only its direct child, inherits stderr, and says nothing about why a server went
+ * away. This one reads in linear time, ends the whole process tree, keeps the tail of stderr, and records
+ * `closeInfo` (exit code, signal, stderr tail) before `onclose` fires, so a pending call can fail with a
+ * useful error. This file holds the connection (framing, sending, delivery, why it ended); child-process.ts
+ * the process itself (spawn, process group, ending it); line-reader.ts and stderr.ts read its two output
+ * pipes.
  */
 import type { Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
