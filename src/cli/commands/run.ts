@@ -3,7 +3,8 @@
  * streaming what it does to the terminal (issue 6, "CLI").
  */
 import { type Command, Option } from 'commander';
-import { Agent, AgentAbortError, AgentError, DEFAULT_MAX_TURNS } from '../../agent/index.js';
+import { DEFAULT_MAX_TURNS } from '../../agent/agent.js';
+import { Agent, AgentAbortError, AgentError } from '../../agent/index.js';
 import { commandTargets } from '../config-targets.js';
 import type { CommandContext } from '../context.js';
 import { reportDiagnostics } from '../diagnostics.js';
