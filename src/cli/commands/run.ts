@@ -1,6 +1,6 @@
 /**
  * `agentwire run "<prompt>"`: an agent with the given MCP servers and, optionally, the built-in tools,
- * streaming what it does to the terminal (issue 6, "CLI").
+ * streaming what it does to the terminal.
  */
 import { type Command, Option } from 'commander';
 import { DEFAULT_MAX_TURNS } from '../../agent/agent.js';
