@@ -66,7 +66,7 @@ async function runAgentCommand(prompt: string, options: RunCommandOptions, conte
   if (prompt.trim() === '') throw new UsageError('the prompt is empty');
   const targets = await commandTargets(options);
   const tools = builtinTools(options.tools, options.root);
-  const model = runModel(options.model);
+  const model = await runModel(options.model);
   const clients = createClients(targets);
   for (const client of clients) reportDiagnostics(client, context.io);
   const agent = new Agent({ model, tools, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS });
