@@ -94,7 +94,7 @@ export class Agent {
     return this;
   }
 
-  /** Rust-seed spelling of {@link addTools}. */
+  /** The same as {@link addTools}, named to chain with the `withMcpServer*` methods. */
   withTools(tools: Tool | readonly Tool[]): this {
     return this.addTools(tools);
   }
@@ -120,8 +120,8 @@ export class Agent {
   }
 
   /**
-   * Starts a stdio MCP server the agent owns (`close()` stops it) and attaches it (Rust seed:
-   * `with_mcp_server_stdio(command, args, env)`).
+   * Starts a stdio MCP server the agent owns (`close()` stops it) and attaches it: `command` run with
+   * `args`, `env` added to its environment (MCP spec 2025-11-25, "Transports > stdio").
    */
   async withMcpServerStdio(
     command: string,
@@ -156,7 +156,7 @@ export class Agent {
   }
 
   /**
-   * Runs `prompt` as a stream of events (Rust seed's `prompt()`). The stream ends after `agent_end`, or
+   * Runs `prompt` as a stream of events ({@link AgentEvent}). The stream ends after `agent_end`, or
    * after an `error` event by throwing that error. Leaving the loop early aborts the run.
    */
   prompt(prompt: string, options: RunOptions = {}): AsyncIterableIterator<AgentEvent> {
@@ -205,7 +205,7 @@ export class Agent {
   }
 
   /**
-   * Runs `prompt` and resolves with the final result (TypeScript seed's `execute()`).
+   * Runs `prompt` and resolves with the final result, without the events in between.
    * @throws {AgentAbortError} when `signal` fires; {@link AgentError} `max_turns` / `busy`; the
    *   provider's `ModelError`.
    */

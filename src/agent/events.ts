@@ -1,7 +1,7 @@
 /**
  * What a run reports as it goes (`agent.prompt()`), in order: `agent_start`, then per turn `turn_start`,
  * `text_delta`s, `tool_start` / `tool_progress` / `tool_end` per tool call, `turn_end`; finally `agent_end`,
- * or `error` when the run fails. `warning`s may come at any point. Mirrors the Rust seed's event stream.
+ * or `error` when the run fails. `warning`s may come at any point.
  */
 import type { ToolProgress } from '../core/tool.js';
 import type { AssistantMessage, Message, StopReason, Usage } from '../providers/model.js';
@@ -18,7 +18,7 @@ export interface ToolCallInfo {
   source: string;
 }
 
-/** The final result of a run (TypeScript seed, `agent.execute()`). */
+/** The final result of a run (`agent.execute()`, or the `agent_end` event). */
 export interface AgentResult {
   /** The text of the model's last turn. */
   text: string;

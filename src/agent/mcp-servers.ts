@@ -1,6 +1,6 @@
 /**
- * MCP servers attached straight to an agent (Rust seed: `with_mcp_server_stdio` / `with_mcp_server_http`;
- * TypeScript seed: `tools: mcp.getTools()`). The agent reads the client's tool list at every turn, so a
+ * MCP servers attached straight to an agent (`addMcpServer`, `withMcpServerStdio`, `withMcpServerHttp`),
+ * as opposed to a snapshot of their tools (`tools: client.getTools()`). The agent reads the client's tool list at every turn, so a
  * `toolsChanged` (MCP `notifications/tools/list_changed`) reaches the model on its next turn.
  */
 import type { Tool } from '../core/tool.js';

@@ -1,6 +1,6 @@
 /**
  * Answers an MCP server's `sampling/createMessage` with the agent's own model (MCP spec 2025-11-25,
- * "Client Features > Sampling"; issue 5: "the agent can answer it with its own model"). The server's
+ * "Client Features > Sampling"). The server's
  * messages become a provider-neutral conversation, the model is asked without tools, and its text is the
  * result. Non-text blocks in the request reach the model as the same placeholders tool results use.
  */

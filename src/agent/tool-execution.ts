@@ -1,7 +1,8 @@
 /**
  * Running one turn's tool calls: concurrently, each through argument checks and the approval hook, every
- * failure turned into an error result the model can read and react to (Rust seed: "sends back to the LLM
- * with is_error: true so it can self-correct"). Only an abort of the run stops the turn.
+ * failure turned into an error result the model can read and react to, so it can correct itself and try
+ * another way (MCP spec 2025-11-25, "Tools > Error Handling"). Only an abort of the run
+ * stops the turn.
  */
 import type { ToolProgress } from '../core/tool.js';
 import { parseToolArguments } from '../providers/json-args.js';

@@ -1,8 +1,7 @@
 /**
- * The `--config <file>` branch of the server options (issue 5, "Server configuration": "The CLI accepts
- * `--config <file>` and a server name wherever it accepts `--stdio/--url`"). The file is any format
- * `loadServerConfig` reads (Claude Desktop / Cursor `mcpServers`, VS Code `servers`, `${VAR}` references);
- * `--server <name>` picks entries of it. An entry carries its own `env`, `cwd`, `headers` and `type`, so the
+ * The `--config <file>` branch of the server options, accepted wherever `--stdio` / `--url` are. The file
+ * is any format `loadServerConfig` reads (Claude Desktop / Cursor `mcpServers`, VS Code `servers`, `${VAR}`
+ * references); `--server <name>` picks entries of it. An entry carries its own `env`, `cwd`, `headers` and `type`, so the
  * command-line flags for those are refused for it rather than quietly merged or ignored.
  */
 

@@ -1,7 +1,7 @@
 /**
  * What a client notices in the background (a server printing non-JSON lines on stdout, a notification it
  * should not have sent, a broken event stream) reaches the person at the terminal as a `warning:` line on
- * stderr, instead of being dropped because nobody listened (issue 7, item 4: "skipped and reported").
+ * stderr, instead of being dropped because nobody listened.
  * The transports already rate-limit repeated reports.
  */
 import type { MCPClient } from '../mcp/index.js';

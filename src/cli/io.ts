@@ -14,7 +14,7 @@ export interface CliIo {
 }
 
 /**
- * Exit codes (issue 2, "CLI: the main job"): 0 ok, 1 the tool reported an error (`isError: true`), 2 the
+ * Exit codes: 0 ok, 1 the tool reported an error (`isError: true`), 2 the
  * command line is wrong, 3 the server could not be reached or the call failed below the tool; 130 (128 +
  * SIGINT, the shell convention) an agent run interrupted with Ctrl-C.
  */

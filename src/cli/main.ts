@@ -2,7 +2,7 @@
 /**
  * The `agentwire` executable: runs the CLI on the process's arguments.
  *
- * Stopping it leaves no server behind (issue 7, item 8): the first SIGINT, SIGTERM or SIGHUP cancels the
+ * Stopping it leaves no server behind: the first SIGINT, SIGTERM or SIGHUP cancels the
  * call or run in flight and stops every server gracefully (stdin closed, then SIGTERM, then SIGKILL of its
  * process group); a second signal during that shutdown exits at once, and the transports' exit hook
  * SIGKILLs every server process group still running. Servers run in their own process groups, so a

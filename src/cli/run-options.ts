@@ -7,6 +7,7 @@ import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { Tool } from '../core/tool.js';
 import { type Model, modelFromEnv } from '../providers/index.js';
+import { preloadSdk } from '../providers/sdk.js';
 import { defaultTools } from '../tools/index.js';
 import { UsageError } from './usage-error.js';
 
@@ -17,16 +18,22 @@ const MODEL_SPEC = /^(anthropic|openai):\S+$/;
  * The model for the run: `--model anthropic:<id>` / `openai:<id>` when given, else what the environment
  * selects (`AGENTWIRE_MODEL`, `ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `OPENAI_BASE_URL`; see `modelFromEnv`).
  * Keys and base URLs always come from the environment, never from the command line, where they would show
- * in `ps` and shell history.
+ * in `ps` and shell history. The provider's SDK is loaded here too: a missing one is as much a configuration
+ * problem as a missing key, and costs no server start either.
  * @throws UsageError when `spec` is not `provider:id`.
- * @throws ModelError kind `not_configured` when the provider has no key (message names the variables only).
+ * @throws ModelError kind `not_configured` when the provider has no key (message names the variables only)
+ *   or its SDK package is not installed (message names the package).
  */
-export function runModel(spec: string | undefined, env: NodeJS.ProcessEnv = process.env): Model {
-  if (spec === undefined) return modelFromEnv(env);
-  if (!MODEL_SPEC.test(spec)) {
+export async function runModel(
+  spec: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Model> {
+  if (spec !== undefined && !MODEL_SPEC.test(spec)) {
     throw new UsageError('--model expects anthropic:<model-id> or openai:<model-id>, e.g. openai:gpt-4.1');
   }
-  return modelFromEnv({ ...env, AGENTWIRE_MODEL: spec });
+  const model = modelFromEnv(spec === undefined ? env : { ...env, AGENTWIRE_MODEL: spec });
+  await preloadSdk(model.provider);
+  return model;
 }
 
 /**

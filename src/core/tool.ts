@@ -5,7 +5,7 @@ import type { JsonSchema } from './json.js';
  *
  * The agent loop creates one per tool call; MCP tools pass `signal` on to the MCP request so that aborting
  * the run cancels the call on the server (`notifications/cancelled`), overriding any default signal set on
- * the client (TypeScript seed, "Cancellation and Timeouts").
+ * the client (MCP spec 2025-11-25, "Utilities > Cancellation").
  */
 export interface ToolContext {
   /** Aborts the call. When it fires, `execute` rejects promptly and releases what it started. */

@@ -1,38 +1,31 @@
-/** The MCP client layer: everything a caller needs to reach MCP servers' tools. */
+/**
+ * The MCP client layer's public face: the clients, their options, events and errors, configuration files,
+ * result rendering, and the MCP wire types those signatures speak. Everything else under `mcp/` is internal.
+ */
 
 export {
-  base64DecodedSize,
-  formatBytes,
   renderCallToolResult,
   renderCallToolResultText,
   renderContentBlock,
 } from './adapter/content.js';
 export { MCPTool } from './adapter/mcp-tool.js';
-export {
-  MCPClient,
-  type MCPClientOptions,
-  type MCPClientState,
-  type MCPFormatResultContext,
-  type MCPRequestOptions,
-} from './client/client.js';
+export type { MCPFormatResultContext } from './adapter/present-result.js';
+export { MCPClient } from './client/client.js';
 export { createClient, type MCPCreateClientOptions } from './client/create-client.js';
 export { MCPClientEvent, type MCPClientEvents, type MCPClientLogEntry } from './client/events.js';
+export type { MCPClientOptions, MCPClientState, MCPRequestOptions } from './client/options.js';
 export type { MCPReconnectOptions } from './client/reconnect.js';
+export type { MCPHttpServerEntry, MCPServerEntry, MCPStdioServerEntry } from './config/entry.js';
 export {
   getServerEntry,
   loadServerConfig,
-  type MCPHttpServerEntry,
   type MCPInvalidServerEntry,
   type MCPLoadConfigOptions,
   type MCPServerConfig,
-  type MCPServerEntry,
-  type MCPServerEntryBase,
-  type MCPStdioServerEntry,
-  type MCPToolFilter,
   parseServerConfig,
 } from './config/load.js';
 export type { MCPHttpServer, MCPStdioServer } from './config/server-spec.js';
-export { toolFilter } from './config/tool-filter.js';
+export { type MCPToolFilter, toolFilter } from './config/tool-filter.js';
 export {
   MCPCallError,
   type MCPCallErrorDetails,
@@ -42,9 +35,37 @@ export {
   MCPError,
   MCPToolError,
 } from './protocol/errors.js';
-export type * from './protocol/types.js';
+export type {
+  Annotations,
+  AudioContent,
+  BlobResourceContents,
+  CallToolResult,
+  ContentBlock,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  EmbeddedResource,
+  GetPromptResult,
+  ImageContent,
+  Implementation,
+  LoggingLevel,
+  MCPToolDefinition,
+  Progress,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceLink,
+  ResourceTemplate,
+  Root,
+  SamplingMessage,
+  ServerLogMessage,
+  TextContent,
+  TextResourceContents,
+  ToolAnnotations,
+  UnknownContent,
+} from './protocol/types.js';
 export {
-  DEFAULT_PREFIX_SEPARATOR,
   MCPPrefixedTool,
   type MCPServerConnectResult,
   type MCPServerStatus,
@@ -52,11 +73,10 @@ export {
   type MCPServersEvents,
   type MCPServersToolOptions,
 } from './servers/servers.js';
-export {
-  DEFAULT_CALL_TIMEOUT_MS,
-  type MCPCallOptionsContext,
-  type MCPCallOptionsSource,
-  type MCPToolCallOptions,
+export type {
+  MCPCallOptionsContext,
+  MCPCallOptionsSource,
+  MCPToolCallOptions,
 } from './session/call-options.js';
 export type { MCPServerRequestHandlers, ServerRequestContext } from './session/server-requests.js';
 export type { AuthorizationCallback } from './transports/http/auth.js';

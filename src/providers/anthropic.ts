@@ -1,7 +1,8 @@
 /**
- * Anthropic Messages API adapter (`@anthropic-ai/sdk`): streaming, tool use, `is_error` tool results.
+ * Anthropic Messages API adapter (`@anthropic-ai/sdk`, imported on the first request): streaming, tool use,
+ * `is_error` tool results.
  */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { JsonSchema } from '../core/json.js';
 import { ModelError } from './errors.js';
 import { guardedStream } from './guarded-stream.js';
@@ -19,14 +20,15 @@ import type {
   Usage,
 } from './model.js';
 import { normalizeSchema } from './schema.js';
+import { loadSdk } from './sdk.js';
 
 /** Options of {@link anthropic}. */
 export interface AnthropicModelOptions {
   /** Model id, e.g. `claude-sonnet-5`. */
   model: string;
-  /** Defaults to the `ANTHROPIC_API_KEY` environment variable (read by the SDK). */
+  /** Defaults to the `ANTHROPIC_API_KEY` environment variable (read by the SDK, at the first request). */
   apiKey?: string;
-  /** Defaults to `ANTHROPIC_BASE_URL`, else the SDK's `https://api.anthropic.com`. */
+  /** Defaults to `ANTHROPIC_BASE_URL` (read at the first request), else `https://api.anthropic.com`. */
   baseURL?: string;
   /** `max_tokens` of each request when the request does not set one. Default 4096. */
   maxTokens?: number;
@@ -36,7 +38,11 @@ export interface AnthropicModelOptions {
   timeout?: number;
 }
 
-/** Creates a {@link Model} for the Anthropic Messages API. */
+/**
+ * Creates a {@link Model} for the Anthropic Messages API. The SDK (an optional peer dependency) is imported
+ * on the first request; when it is not installed, that request fails with a `ModelError` of kind
+ * `not_configured` naming the package.
+ */
 export function anthropic(options: AnthropicModelOptions): Model {
   return new AnthropicModel(options);
 }
@@ -46,18 +52,38 @@ type Stream = AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
 class AnthropicModel implements Model {
   readonly provider = 'anthropic';
   readonly id: string;
-  readonly #client: Anthropic;
+  readonly #options: AnthropicModelOptions;
   readonly #maxTokens: number;
+  #client: Promise<Anthropic> | undefined;
 
   constructor(options: AnthropicModelOptions) {
     this.id = options.model;
+    this.#options = { ...options };
     this.#maxTokens = options.maxTokens ?? 4096;
-    this.#client = new Anthropic({
-      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
-    });
+  }
+
+  /**
+   * The SDK client, created on first use. After a failure (the SDK not installed, say) the next request
+   * tries again.
+   */
+  #sdkClient(): Promise<Anthropic> {
+    if (this.#client === undefined) {
+      const options = this.#options;
+      const client = loadSdk('anthropic').then(
+        (Sdk) =>
+          new Sdk({
+            ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+            ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+            ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+            ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+          }),
+      );
+      client.catch(() => {
+        if (this.#client === client) this.#client = undefined;
+      });
+      this.#client = client;
+    }
+    return this.#client;
   }
 
   normalizeToolSchema(schema: JsonSchema): JsonSchema {
@@ -68,8 +94,8 @@ class AnthropicModel implements Model {
     yield* guardedStream(
       this.provider,
       request.signal,
-      () =>
-        this.#client.messages.create(
+      async () =>
+        (await this.#sdkClient()).messages.create(
           {
             model: this.id,
             max_tokens: request.maxTokens ?? this.#maxTokens,

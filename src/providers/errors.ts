@@ -4,7 +4,8 @@
 
 /**
  * Why a model could not be used.
- * - `not_configured`: no provider is configured (no API key in the environment or options).
+ * - `not_configured`: no provider is configured (no API key in the environment or options), or the
+ *   provider's SDK package (an optional peer dependency) is not installed.
  * - `bad_response`: the vendor's stream ended without a complete response, or was malformed.
  * - `request_failed`: the vendor SDK rejected the request (HTTP status on `status` when there was one).
  */

@@ -1,4 +1,4 @@
-/** Model providers: one small interface, one adapter per vendor. */
+/** Model providers' public face: one small interface, one adapter per vendor, and the environment's pick. */
 export { type AnthropicModelOptions, anthropic } from './anthropic.js';
 export { DEFAULT_ANTHROPIC_MODEL, DEFAULT_OPENAI_MODEL, modelFromEnv } from './env.js';
 export { ModelError, type ModelErrorKind } from './errors.js';
@@ -18,4 +18,4 @@ export type {
   UserMessage,
 } from './model.js';
 export { type OpenAIModelOptions, openai } from './openai.js';
-export { normalizeSchema, SchemaConversionError, type SchemaDialect } from './schema.js';
+export { SchemaConversionError } from './schema.js';

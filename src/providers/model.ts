@@ -1,8 +1,8 @@
 /**
  * The one small interface every model vendor sits behind, and the provider-neutral conversation it speaks.
  * The agent loop knows only these types; each adapter (`anthropic.ts`, `openai.ts`) translates them to and
- * from its vendor's wire format. Same split as OpenAI Agents JS's `Model` (STYLE.md), with the AbortSignal
- * carried on the request.
+ * from its vendor's wire format. Same split as OpenAI Agents JS's `Model`, with the AbortSignal carried on
+ * the request.
  */
 import type { JsonSchema } from '../core/json.js';
 

@@ -1,8 +1,8 @@
 /**
- * OpenAI Chat Completions adapter (`openai`): streaming, tool calls. With `baseURL` it talks to any
- * OpenAI-compatible server (Ollama, llama.cpp, vLLM).
+ * OpenAI Chat Completions adapter (`openai`, imported on the first request): streaming, tool calls. With
+ * `baseURL` it talks to any OpenAI-compatible server (Ollama, llama.cpp, vLLM).
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { JsonSchema } from '../core/json.js';
 import { ModelError } from './errors.js';
 import { guardedStream } from './guarded-stream.js';
@@ -19,6 +19,7 @@ import type {
   Usage,
 } from './model.js';
 import { normalizeSchema } from './schema.js';
+import { loadSdk } from './sdk.js';
 
 /** Options of {@link openai}. */
 export interface OpenAIModelOptions {
@@ -29,7 +30,7 @@ export interface OpenAIModelOptions {
    * a placeholder is sent so that a `baseURL` alone is enough.
    */
   apiKey?: string;
-  /** Defaults to `OPENAI_BASE_URL`, else `https://api.openai.com/v1`. */
+  /** Defaults to `OPENAI_BASE_URL` (read at the first request), else `https://api.openai.com/v1`. */
   baseURL?: string;
   /** `max_completion_tokens` when the request sets none. Default: unset (the server's default). */
   maxTokens?: number;
@@ -41,7 +42,11 @@ export interface OpenAIModelOptions {
   includeUsage?: boolean;
 }
 
-/** Creates a {@link Model} for OpenAI Chat Completions or an OpenAI-compatible server. */
+/**
+ * Creates a {@link Model} for OpenAI Chat Completions or an OpenAI-compatible server. The SDK (an optional
+ * peer dependency) is imported on the first request; when it is not installed, that request fails with a
+ * `ModelError` of kind `not_configured` naming the package.
+ */
 export function openai(options: OpenAIModelOptions): Model {
   return new OpenAIModel(options);
 }
@@ -51,19 +56,39 @@ type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 class OpenAIModel implements Model {
   readonly provider = 'openai';
   readonly id: string;
-  readonly #client: OpenAI;
   readonly #options: OpenAIModelOptions;
+  /** Read when the model is created, as the SDK would read it when its client is. */
+  readonly #apiKey: string;
+  #client: Promise<OpenAI> | undefined;
 
   constructor(options: OpenAIModelOptions) {
     this.id = options.model;
-    this.#options = options;
-    const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? 'not-needed';
-    this.#client = new OpenAI({
-      apiKey,
-      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
-    });
+    this.#options = { ...options };
+    this.#apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? 'not-needed';
+  }
+
+  /**
+   * The SDK client, created on first use. After a failure (the SDK not installed, say) the next request
+   * tries again.
+   */
+  #sdkClient(): Promise<OpenAI> {
+    if (this.#client === undefined) {
+      const options = this.#options;
+      const client = loadSdk('openai').then(
+        (Sdk) =>
+          new Sdk({
+            apiKey: this.#apiKey,
+            ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+            ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+            ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+          }),
+      );
+      client.catch(() => {
+        if (this.#client === client) this.#client = undefined;
+      });
+      this.#client = client;
+    }
+    return this.#client;
   }
 
   normalizeToolSchema(schema: JsonSchema): JsonSchema {
@@ -75,8 +100,8 @@ class OpenAIModel implements Model {
     yield* guardedStream(
       this.provider,
       request.signal,
-      () =>
-        this.#client.chat.completions.create(
+      async () =>
+        (await this.#sdkClient()).chat.completions.create(
           {
             model: this.id,
             messages: toOpenAIMessages(request.system, request.messages),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, samplingConversation } from '../../src/agent/index.js';
+import { Agent } from '../../src/agent/index.js';
+import { samplingConversation } from '../../src/agent/sampling.js';
 import { anthropic } from '../../src/providers/index.js';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import type { FakeModelServer } from '../fixtures/fake-model-server.js';

@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  Agent,
-  AgentError,
-  mapToolNames,
-  PROVIDER_TOOL_NAME,
-  toProviderToolName,
-} from '../../src/agent/index.js';
+import { Agent, AgentError } from '../../src/agent/index.js';
+import { mapToolNames, PROVIDER_TOOL_NAME, toProviderToolName } from '../../src/agent/tool-names.js';
 import { anthropic } from '../../src/providers/index.js';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import type { FakeModelServer } from '../fixtures/fake-model-server.js';

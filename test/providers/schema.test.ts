@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonSchema } from '../../src/core/json.js';
-import { normalizeSchema, SchemaConversionError, type SchemaDialect } from '../../src/providers/index.js';
+import { normalizeSchema, SchemaConversionError, type SchemaDialect } from '../../src/providers/schema.js';
 
 const table: { name: string; dialect: SchemaDialect; input: JsonSchema; output: JsonSchema }[] = [
   {

@@ -3,7 +3,7 @@ import { mkdtemp, realpath, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_EDIT_FILE_BYTES } from '../../src/tools/index.js';
+import { MAX_EDIT_FILE_BYTES } from '../../src/tools/files.js';
 import { failure, type RunTool, toolRunner } from './helpers.js';
 
 const GIB = 1024 ** 3;

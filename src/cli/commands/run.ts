@@ -1,9 +1,10 @@
 /**
  * `agentwire run "<prompt>"`: an agent with the given MCP servers and, optionally, the built-in tools,
- * streaming what it does to the terminal (issue 6, "CLI").
+ * streaming what it does to the terminal.
  */
 import { type Command, Option } from 'commander';
-import { Agent, AgentAbortError, AgentError, DEFAULT_MAX_TURNS } from '../../agent/index.js';
+import { DEFAULT_MAX_TURNS } from '../../agent/agent.js';
+import { Agent, AgentAbortError, AgentError } from '../../agent/index.js';
 import { commandTargets } from '../config-targets.js';
 import type { CommandContext } from '../context.js';
 import { reportDiagnostics } from '../diagnostics.js';
@@ -65,7 +66,7 @@ async function runAgentCommand(prompt: string, options: RunCommandOptions, conte
   if (prompt.trim() === '') throw new UsageError('the prompt is empty');
   const targets = await commandTargets(options);
   const tools = builtinTools(options.tools, options.root);
-  const model = runModel(options.model);
+  const model = await runModel(options.model);
   const clients = createClients(targets);
   for (const client of clients) reportDiagnostics(client, context.io);
   const agent = new Agent({ model, tools, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS });

@@ -1,7 +1,6 @@
 /**
  * `agentwire servers --config <file>`: every server of a configuration file, connected at once, with its
- * state and tool counts (issue 5, "Server configuration": "`agentwire servers` lists configured servers with
- * their state and tool counts").
+ * state and tool count.
  */
 import type { Command } from 'commander';
 import {

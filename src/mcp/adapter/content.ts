@@ -1,6 +1,6 @@
 /**
- * Rendering of `CallToolResult` for a model, exactly as the TypeScript seed's "Non-Text Content" section
- * describes: every block is represented, none is dropped.
+ * Rendering of `CallToolResult` for a model (content types: MCP spec 2025-11-25, "Tools > Tool Result"):
+ * every block is represented, none is dropped.
  *
  * | block                         | rendered as                                             |
  * |-------------------------------|---------------------------------------------------------|

@@ -1,6 +1,6 @@
 /**
- * One MCP server tool as an agentwire {@link Tool} (Rust seed: `McpToolAdapter`; TypeScript seed: "Using
- * Tools"). The instance points at its `MCPClient`, not at a connection, so it keeps working across
+ * One MCP server tool as an agentwire {@link Tool}, called with `tools/call` (MCP spec 2025-11-25, "Tools >
+ * Calling Tools"). The instance points at its `MCPClient`, not at a connection, so it keeps working across
  * reconnects; the client replaces an instance only when the server changes the tool's definition.
  */
 import type { JsonSchema } from '../../core/json.js';

@@ -1,6 +1,6 @@
 /**
- * What an MCP tool's `execute` hands the model (TypeScript seed, "Tool Errors" and "Non-Text Content"):
- * the rendered result, `formatResult`'s value, or an `MCPToolError` for a failed tool.
+ * What an MCP tool's `execute` hands the model: the rendered result, `formatResult`'s value, or an
+ * `MCPToolError` for a failed tool (`isError: true`, MCP spec 2025-11-25, "Tools > Error Handling").
  */
 import type { JsonSchema } from '../../core/json.js';
 import { MCPToolError } from '../protocol/errors.js';

@@ -1,7 +1,8 @@
 /**
  * The client's current tools, refreshed in place: a tool whose definition is unchanged keeps its instance
- * (`===`) across refreshes and reconnects, so agents holding it keep working (TypeScript seed, "Tool List
- * Changes": "only new or modified tools become new Tool instances").
+ * (`===`) across refreshes and reconnects, so agents holding it keep working: only new or modified tools
+ * become new instances (refreshes follow `notifications/tools/list_changed`, MCP spec 2025-11-25, "Tools >
+ * List Changed Notification").
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { MCPToolDefinition } from '../protocol/types.js';

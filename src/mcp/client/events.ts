@@ -1,7 +1,8 @@
 /**
- * `MCPClient`'s typed events (TypeScript seed, "Connection Loss and Reconnection", "Tool List Changes",
- * "Events" table). `error` is emitted only when someone listens, so a background failure can never crash
- * the host process through Node's "unhandled 'error' event" rule.
+ * `MCPClient`'s typed events: connection state and reconnection, tool list changes
+ * (`notifications/tools/list_changed`), server log messages (`notifications/message`). `error` is emitted
+ * only when someone listens, so a background failure can never crash the host process through Node's
+ * "unhandled 'error' event" rule.
  */
 import { EventEmitter } from 'node:events';
 import type { MCPTool } from '../adapter/mcp-tool.js';
@@ -65,9 +66,9 @@ type Listener<T> = (payload: T) => void;
 type AnyListener = (...args: unknown[]) => void;
 
 /**
- * A Node `EventEmitter` whose `on`/`off`/`once`/`emit` know each event's payload type (TypeScript seed:
- * "MCPClient is an EventEmitter"). `emit('error', …)` with no listener is a no-op instead of a throw, and a
- * listener that throws is reported on `error` (when listened to) rather than breaking the emitter's owner.
+ * A Node `EventEmitter` whose `on`/`off`/`once`/`emit` know each event's payload type. `emit('error', …)`
+ * with no listener is a no-op instead of a throw, and a listener that throws is reported on `error` (when
+ * listened to) rather than breaking the emitter's owner.
  */
 export class TypedEmitter<Events extends object> extends EventEmitter {
   constructor() {

@@ -1,5 +1,5 @@
 /**
- * `MCPClient`'s options and state (TypeScript seed, "Client options" and "Connection Loss and Reconnection").
+ * `MCPClient`'s options and connection state.
  */
 
 import type { MCPFormatResultContext } from '../adapter/present-result.js';
@@ -10,10 +10,13 @@ import type { MCPReconnectOptions } from './reconnect.js';
 
 export type { MCPFormatResultContext } from '../adapter/present-result.js';
 
-/** Connection state (TypeScript seed, "Connection Loss and Reconnection"). */
+/**
+ * Connection state: `reconnecting` while automatic reconnection is trying; `failed` after a `connect()` that
+ * failed, a lost connection with reconnection off, or reconnection that gave up.
+ */
 export type MCPClientState = 'disconnected' | 'connecting' | 'connected' | 'reconnecting' | 'failed';
 
-/** Options shared by `fromStdio` and `fromUrl` (TypeScript seed, "Client options"). */
+/** Options shared by `fromStdio` and `fromUrl`. */
 export interface MCPClientOptions extends MCPServerRequestHandlers {
   /** The server's name in errors, events and tool prefixes. Default: derived from the command or URL host. */
   name?: string;
@@ -32,8 +35,10 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
   /** Automatic reconnection. Default `{ enabled: false }`. */
   reconnect?: MCPReconnectOptions;
   /**
-   * Check `structuredContent` against a tool's `outputSchema` in `execute`; a mismatch is thrown as an
-   * `MCPToolError` naming it (see output-schema.ts for why). `callTool()` is never affected. Default true.
+   * Check `structuredContent` against a tool's `outputSchema` in `execute` (MCP spec 2025-11-25, "Tools >
+   * Output Schema": clients SHOULD validate); a mismatch is thrown as an `MCPToolError` naming it, so the
+   * model sees a tool error rather than data of the wrong shape. `callTool()` is never affected. Default
+   * true.
    */
   validateOutput?: boolean;
   /** Re-discover tools on `notifications/tools/list_changed`. Default true. */

@@ -1,6 +1,6 @@
 /**
- * Automatic reconnection policy (TypeScript seed, "Connection Loss and Reconnection"): exponential backoff
- * with jitter, so that many clients of one restarted server do not reconnect in lockstep.
+ * Automatic reconnection policy after an unexpected connection loss: exponential backoff with jitter, so that
+ * many clients of one restarted server do not reconnect in lockstep.
  */
 
 /** `reconnect` option of `MCPClient`. */

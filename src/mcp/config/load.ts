@@ -7,7 +7,7 @@
  *   env, envFile, cwd, url, headers } }, "inputs": [...] }`
  *
  * Every string agentwire reads from an entry may hold `${VAR}`, `${env:VAR}`, `${VAR:-default}`,
- * `${input:ID}`, `${workspaceFolder}` or `${userHome}` (see config-interpolate.ts). `disabled: true`
+ * `${input:ID}`, `${workspaceFolder}` or `${userHome}` (see interpolate.ts). `disabled: true`
  * entries are skipped; other top-level keys (VS Code's `inputs`, Claude Desktop's `globalShortcut`, …) and
  * unknown entry keys are ignored. agentwire adds two optional entry keys of its own, `allowTools` and
  * `blockTools` (see {@link MCPToolFilter}).

@@ -5,7 +5,10 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import { MCPConfigError } from '../protocol/errors.js';
 
-/** A local server started as a child process (TypeScript seed, `MCPClient.fromStdio(config)`). */
+/**
+ * A local server started as a child process, spoken to over its stdin and stdout (MCP spec 2025-11-25,
+ * "Transports > stdio"); what `MCPClient.fromStdio` takes.
+ */
 export interface MCPStdioServer {
   /** Command to run (`node`, `npx`, `python`, an absolute path…), looked up on PATH. */
   command: string;
@@ -27,7 +30,10 @@ export interface MCPStdioServer {
   stderr?: 'capture' | 'inherit' | ((line: string) => void);
 }
 
-/** HTTP-specific options of `MCPClient.fromUrl` (TypeScript seed, "Authentication"; Rust seed, "HTTP"). */
+/**
+ * HTTP-specific options of `MCPClient.fromUrl` (MCP spec 2025-11-25, "Transports > Streamable HTTP"
+ * and "Authorization").
+ */
 export interface MCPHttpServer {
   /** Static headers on every request (e.g. `Authorization: Bearer …`). Values never appear in errors. */
   headers?: Record<string, string>;
@@ -35,7 +41,7 @@ export interface MCPHttpServer {
    * OAuth provider (the MCP SDK's `OAuthClientProvider` interface) for servers that require OAuth. When the
    * user must authorize, `connect()` fails with an `MCPCallError` (kind `http`, status 401, `cause` the SDK's
    * `UnauthorizedError`) after the provider's `redirectToAuthorization(url)`; call `client.finishAuth(code)`
-   * and `connect()` again (see auth.ts).
+   * and `connect()` again.
    */
   authProvider?: OAuthClientProvider;
   /**
@@ -50,8 +56,7 @@ export interface MCPHttpServer {
   /**
    * A `fetch` for every request (proxies, custom TLS, tests). Default: undici's `request()` on the global
    * dispatcher, the one the global `fetch` uses (so `setGlobalDispatcher` applies); the global `fetch`
-   * itself when it is not Node's own (a stub, MSW), for ports `fetch` refuses, and after a redirect (see
-   * transports/http-undici.ts).
+   * itself when it is not Node's own (a stub, MSW), for ports `fetch` refuses, and after a redirect.
    */
   fetch?: typeof fetch;
 }

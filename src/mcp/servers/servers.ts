@@ -1,6 +1,6 @@
 /**
- * `MCPServers`: many MCP servers as one source of tools (issue 5, "Server configuration"; TypeScript seed,
- * "Tools from multiple MCP servers can be combined freely"). Servers connect in parallel and fail alone:
+ * `MCPServers`: many MCP servers, such as the entries of a configuration file, as one source of tools.
+ * Servers connect in parallel and fail alone:
  * one server that cannot start is reported with its `MCPCallError` while the others connect.
  */
 import type { JsonSchema } from '../../core/json.js';

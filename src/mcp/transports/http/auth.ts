@@ -1,6 +1,6 @@
 /**
  * OAuth for HTTP transports (MCP spec 2025-11-25, "Authorization"), driven by the official SDK's `auth()`
- * orchestrator and its `OAuthClientProvider` interface (TypeScript seed, "Authentication > OAuth 2.0").
+ * orchestrator and its `OAuthClientProvider` interface.
  *
  * One {@link HttpAuth} belongs to one client and outlives its transports: what a 401 or 403 challenge
  * taught us (the `resource_metadata` URL, the scopes asked for) must still be known when the caller comes

@@ -16,7 +16,7 @@ export interface HttpErrorContext {
 
 /**
  * `MCP server "x": tools/call`, for the start of messages: the same shape as the client's own errors
- * (src/mcp/error-mapping.ts), so that the client can re-frame ours without repeating it.
+ * (session/error-mapping.ts), so that the client can re-frame ours without repeating it.
  */
 function where(context: HttpErrorContext): string {
   return `MCP server "${context.server ?? 'unnamed'}": ${context.method ?? 'request'}`;
@@ -74,8 +74,9 @@ export function saysSessionUnknown(body: string): boolean {
 }
 
 /**
- * An empty 2xx where a JSON-RPC answer was due (kind `http`). Rust seed, "HTTP Transport": "Any other empty
- * 2xx is reported as an error, since it usually means a proxy answered instead of the MCP server."
+ * An empty 2xx where a JSON-RPC answer was due (kind `http`): reported as an error, since it usually means a
+ * proxy answered instead of the MCP server (MCP spec 2025-11-25, "Transports > Streamable HTTP > Sending
+ * Messages to the Server": a request is answered by a JSON body or an SSE stream).
  */
 export function emptyAnswerError(
   context: HttpErrorContext,

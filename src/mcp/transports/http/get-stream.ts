@@ -1,7 +1,7 @@
 /**
  * The standalone GET stream of Streamable HTTP, on which a server sends requests and notifications that
  * belong to no POST (MCP spec 2025-11-25, "Transports > Streamable HTTP > Listening for Messages from the
- * Server"). Beyond the Rust seed, which lists it as not supported.
+ * Server").
  *
  * - 405 (the spec's "no stream here") and 404 end it quietly and for good: the connection is not affected.
  * - When the stream ends or fails it is reopened with `Last-Event-ID` set to the last event id seen ("Resumability

@@ -1,7 +1,7 @@
 /**
- * The idle read timeout of an HTTP exchange (Rust seed, "HTTP Transport": "A stalled server — one that
- * accepts the POST then sends nothing — is bounded by an idle read timeout (120s) rather than hanging. The
- * timer resets on every read, so a long tools/call streaming progress frames is never cut off.")
+ * The idle read timeout of an HTTP exchange: a stalled server (one that accepts the POST, then sends
+ * nothing) is bounded by an idle read timeout (120 s by default) rather than hanging. The timer resets on
+ * every read, so a long `tools/call` streaming progress notifications is never cut off.
  */
 
 /** A restartable one-shot timer: `onIdle` runs when `touch()` has not been called for `ms`. */

@@ -1,8 +1,8 @@
 /**
  * Reads an SSE response body to its end, or until the caller has what it came for. The caller decides after
  * every event whether to stop; stopping cancels the body, which releases a stream the server holds open
- * (Rust seed, "HTTP Transport": "A server that holds the POST stream open after answering does not block
- * it") instead of leaking its socket.
+ * after answering (it SHOULD close it then: MCP spec 2025-11-25, "Transports > Streamable HTTP > Sending
+ * Messages to the Server") instead of leaking its socket or blocking the call.
  */
 import { SseDecoder, type SseEvent } from './sse-decoder.js';
 

@@ -2,9 +2,9 @@
  * Parses one large stdout line (a JSON-RPC message of megabytes) while it arrives, at little more than its
  * size in peak memory.
  *
- * The ordinary path (stdio-line-reader.ts + `JSON.parse`) holds the line's chunks, the joined line, its
- * decoded text and the parsed strings at once: 4× the payload for a 20 MiB tool result (bench/RESULTS.md,
- * workload 3; issue 8 asks for at most 3×). Large messages are large because of one or a few long strings
+ * The ordinary path (stdio/line-reader.ts + `JSON.parse`) holds the line's chunks, the joined line, its
+ * decoded text and the parsed strings at once: 4× the payload for a 20 MiB tool result, where the goal is
+ * at most 3×. Large messages are large because of one or a few long strings
  * (a text block, an image's base64 data), so this reader, fed chunk by chunk:
  * 1. follows JSON's string grammar (RFC 8259 section 7: a string starts and ends with an unescaped `"`, a
  *    backslash escapes the next character) to see where each string value starts and ends;
@@ -12,9 +12,9 @@
  *    decodes and unescapes it as it comes, so the chunks are let go at once;
  * 3. keeps the rest of the line, the "skeleton", with a placeholder for each long string, and parses it
  *    with `JSON.parse` at the end, which validates everything but the long strings' content;
- * 4. puts the long strings back into the parsed skeleton (json-placeholders.ts).
+ * 4. puts the long strings back into the parsed skeleton (placeholders.ts).
  *
- * Measured (bench/PROFILE.md): a 20 MiB plain text result peaks at ~2.4× its size instead of ~4×, and is
+ * Measured: a 20 MiB plain text result peaks at ~2.4× its size instead of ~4×, and is
  * read faster; text dense with escapes (JSON inside a text block) costs the byte-by-byte scan on top of
  * the unescaping that `JSON.parse` does anyway.
  *

@@ -1,6 +1,6 @@
 /**
  * One long JSON string value being received: its content bytes arrive in pieces and are decoded and
- * unescaped as they come, so neither the bytes nor the escaped text are kept (see json-large-line.ts).
+ * unescaped as they come, so neither the bytes nor the escaped text are kept (see large-line.ts).
  */
 import { StringDecoder } from 'node:string_decoder';
 import { completeEscapesEnd } from './unescape.js';

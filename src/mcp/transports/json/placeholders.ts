@@ -1,5 +1,5 @@
 /**
- * Placeholders for the long strings of a large line (json-large-line.ts): what stands in the skeleton
+ * Placeholders for the long strings of a large line (large-line.ts): what stands in the skeleton
  * that `JSON.parse` reads, and how the strings are put back.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * Where escaped JSON string content (RFC 8259 section 7) can be cut so that each part unescapes on its
- * own: long strings are unescaped piece by piece as they arrive (json-long-string.ts), never whole.
+ * own: long strings are unescaped piece by piece as they arrive (long-string.ts), never whole.
  */
 
 /**

@@ -1,0 +1,193 @@
+/**
+ * The package's public surface, read by the TypeScript compiler from src/index.ts: every name a user can
+ * import from `agentwire`. Adding or removing a name changes this list on purpose. The layer index files
+ * list their names too (no `export *`), and each of their names reaches the package index.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './helpers.js';
+
+const INDEX_FILES = [
+  'src/index.ts',
+  'src/mcp/index.ts',
+  'src/agent/index.ts',
+  'src/providers/index.ts',
+  'src/tools/index.ts',
+];
+
+const program = ts.createProgram(
+  INDEX_FILES.map((file) => path.join(ROOT, file)),
+  { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true },
+);
+const checker = program.getTypeChecker();
+
+/** The names `file` exports, sorted. */
+function exportsOf(file: string): string[] {
+  const source = program.getSourceFile(path.join(ROOT, file));
+  const symbol = source && checker.getSymbolAtLocation(source);
+  if (!symbol) throw new Error(`${file} is not a module`);
+  return checker
+    .getExportsOfModule(symbol)
+    .map((exported) => exported.name)
+    .sort();
+}
+
+describe('public API', () => {
+  it('is exactly these names', () => {
+    expect(exportsOf('src/index.ts')).toEqual(
+      [
+        // core
+        'JsonObject',
+        'JsonSchema',
+        'JsonValue',
+        'Tool',
+        'ToolContext',
+        'ToolProgress',
+        'VERSION',
+        // mcp: clients, options, events
+        'MCPClient',
+        'MCPClientEvent',
+        'MCPClientEvents',
+        'MCPClientLogEntry',
+        'MCPClientOptions',
+        'MCPClientState',
+        'MCPReconnectOptions',
+        'MCPRequestOptions',
+        'MCPToolCallOptions',
+        'MCPCallOptionsContext',
+        'MCPCallOptionsSource',
+        'MCPFormatResultContext',
+        'MCPServerRequestHandlers',
+        'ServerRequestContext',
+        'AuthorizationCallback',
+        'MCPStdioServer',
+        'MCPHttpServer',
+        'MCPTool',
+        'MCPServers',
+        'MCPPrefixedTool',
+        'MCPServerConnectResult',
+        'MCPServerStatus',
+        'MCPServersEvents',
+        'MCPServersToolOptions',
+        // mcp: configuration files
+        'createClient',
+        'MCPCreateClientOptions',
+        'loadServerConfig',
+        'parseServerConfig',
+        'getServerEntry',
+        'MCPLoadConfigOptions',
+        'MCPServerConfig',
+        'MCPServerEntry',
+        'MCPStdioServerEntry',
+        'MCPHttpServerEntry',
+        'MCPInvalidServerEntry',
+        'MCPToolFilter',
+        'toolFilter',
+        // mcp: errors
+        'MCPError',
+        'MCPCallError',
+        'MCPCallErrorDetails',
+        'MCPCallErrorKind',
+        'MCPConfigError',
+        'MCPConfigErrorDetails',
+        'MCPToolError',
+        // mcp: rendering for a model
+        'renderCallToolResult',
+        'renderCallToolResultText',
+        'renderContentBlock',
+        // mcp: wire types (MCP spec 2025-11-25)
+        'Annotations',
+        'AudioContent',
+        'BlobResourceContents',
+        'CallToolResult',
+        'ContentBlock',
+        'CreateMessageParams',
+        'CreateMessageResult',
+        'ElicitParams',
+        'ElicitResult',
+        'EmbeddedResource',
+        'GetPromptResult',
+        'ImageContent',
+        'Implementation',
+        'LoggingLevel',
+        'MCPToolDefinition',
+        'Progress',
+        'Prompt',
+        'ReadResourceResult',
+        'Resource',
+        'ResourceLink',
+        'ResourceTemplate',
+        'Root',
+        'SamplingMessage',
+        'ServerLogMessage',
+        'TextContent',
+        'TextResourceContents',
+        'ToolAnnotations',
+        'UnknownContent',
+        // agent
+        'Agent',
+        'AgentOptions',
+        'RunOptions',
+        'AgentEvent',
+        'AgentEventType',
+        'AgentResult',
+        'ToolCallInfo',
+        'AgentError',
+        'AgentAbortError',
+        'AgentErrorKind',
+        'ApproveHook',
+        'ApprovalDecision',
+        'ToolCallRequest',
+        'McpServerHandle',
+        'McpServerOptions',
+        'ToolNamePrefixPolicy',
+        'ToolWarning',
+        'renderEvent',
+        'RenderOptions',
+        'samplingHandler',
+        'SamplingHandler',
+        // providers
+        'Model',
+        'ModelRequest',
+        'ModelEvent',
+        'ModelToolSpec',
+        'Message',
+        'UserMessage',
+        'AssistantMessage',
+        'ToolResultsMessage',
+        'TextPart',
+        'ToolCallPart',
+        'ToolResult',
+        'StopReason',
+        'Usage',
+        'anthropic',
+        'AnthropicModelOptions',
+        'openai',
+        'OpenAIModelOptions',
+        'modelFromEnv',
+        'DEFAULT_ANTHROPIC_MODEL',
+        'DEFAULT_OPENAI_MODEL',
+        'ModelError',
+        'ModelErrorKind',
+        'SchemaConversionError',
+        // built-in tools
+        'defaultTools',
+        'DefaultToolsOptions',
+        'BuiltinToolError',
+        'BuiltinToolErrorKind',
+      ].sort(),
+    );
+  });
+
+  it.each(INDEX_FILES.slice(1))('%s reaches the package index whole', (file) => {
+    const surface = new Set(exportsOf('src/index.ts'));
+    expect(exportsOf(file).filter((name) => !surface.has(name))).toEqual([]);
+  });
+
+  it.each(INDEX_FILES)('%s exports by name', (file) => {
+    const text = readFileSync(path.join(ROOT, file), 'utf8');
+    expect(text.match(/^export (type )?\*.*$/gm)).toBeNull();
+  });
+});
