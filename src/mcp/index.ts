@@ -12,6 +12,7 @@ export {
   MCPClient,
   type MCPClientOptions,
   type MCPClientState,
+  type MCPConnectOptions,
   type MCPFormatResultContext,
   type MCPRequestOptions,
 } from './client/client.js';

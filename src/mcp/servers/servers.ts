@@ -5,7 +5,7 @@
  */
 import type { Tool } from '../../core/tool.js';
 import type { MCPTool } from '../adapter/mcp-tool.js';
-import type { MCPClient, MCPClientState } from '../client/client.js';
+import type { MCPClient, MCPClientState, MCPConnectOptions } from '../client/client.js';
 import { createClient, type MCPCreateClientOptions } from '../client/create-client.js';
 import { type MCPClientEvents, TypedEmitter } from '../client/events.js';
 import type { MCPServerConfig, MCPServerEntry } from '../config/load.js';
@@ -151,16 +151,20 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
    * Already connected servers resolve at once. Invalid entries ({@link addInvalid}) have nothing to
    * connect and no result here; `status()` reports them.
    *
+   * `options.signal` is handed to every `connect()` (see `MCPClient.connect`): when it fires, the servers
+   * still connecting stop (processes ended, requests aborted) and report kind `aborted`; those already
+   * connected stay connected (`disconnectAll()` ends them). An already-aborted signal starts nothing.
+   *
    * @returns one result per client, in the order added.
    */
-  connectAll(): Promise<MCPServerConnectResult[]> {
-    return Promise.all([...this.#members.values()].map((member) => this.#connect(member)));
+  connectAll(options: MCPConnectOptions = {}): Promise<MCPServerConnectResult[]> {
+    return Promise.all([...this.#members.values()].map((member) => this.#connect(member, options)));
   }
 
-  async #connect(member: Member): Promise<MCPServerConnectResult> {
+  async #connect(member: Member, options: MCPConnectOptions): Promise<MCPServerConnectResult> {
     const name = member.client.name;
     try {
-      await member.client.connect();
+      await member.client.connect(options);
       member.error = undefined;
       return { name, ok: true, toolCount: this.#exposed(member).length };
     } catch (thrown) {
