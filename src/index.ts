@@ -61,6 +61,7 @@ export {
   type MCPClientState,
   MCPConfigError,
   type MCPConfigErrorDetails,
+  type MCPConnectOptions,
   type MCPCreateClientOptions,
   MCPError,
   type MCPFormatResultContext,

@@ -53,6 +53,7 @@ describe('public API', () => {
         'MCPClientLogEntry',
         'MCPClientOptions',
         'MCPClientState',
+        'MCPConnectOptions',
         'MCPReconnectOptions',
         'MCPRequestOptions',
         'MCPToolCallOptions',

@@ -1,7 +1,8 @@
 /**
  * MCP servers attached straight to an agent (`addMcpServer`, `withMcpServerStdio`, `withMcpServerHttp`),
- * as opposed to a snapshot of their tools (`tools: client.getTools()`). The agent reads the client's tool list at every turn, so a
- * `toolsChanged` (MCP `notifications/tools/list_changed`) reaches the model on its next turn.
+ * beside tools handed over as a list (`tools: mcp.getTools()`). The agent reads the client's tool list at
+ * every turn, so a `toolsChanged` (MCP spec 2025-11-25, "Tools > List Changed Notification") reaches the
+ * model on its next turn.
  */
 import type { Tool } from '../core/tool.js';
 import type { MCPClient } from '../mcp/index.js';
@@ -14,7 +15,9 @@ export type McpServerHandle = Pick<MCPClient, 'name' | 'connect' | 'disconnect' 
 export interface McpServerOptions {
   /**
    * Prefix the server's tool names (`prefix__tool`): `true` uses the server's name, a string is used as
-   * given. Default: no fixed prefix (the agent's `toolNamePrefix` policy decides).
+   * given (characters outside `[A-Za-z0-9_-]` become `_` in both cases, as in `MCPServers.getTools({ prefix:
+   * true })`). Tools that already carry their server prefix (`MCPPrefixedTool`) keep their names. Default:
+   * no fixed prefix (the agent's `toolNamePrefix` policy decides).
    */
   prefix?: boolean | string;
 }

@@ -8,9 +8,6 @@ import { createHash } from 'node:crypto';
 /** What Anthropic and OpenAI accept as a tool name. */
 export const PROVIDER_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/** Separator between a server prefix and the tool's name (`github__create_issue`). */
-export const PREFIX_SEPARATOR = '__';
-
 const MAX_LENGTH = 64;
 
 /** First 8 hex digits of the SHA-256 of `text`: short, stable, and the same on every run. */
@@ -52,9 +49,4 @@ export function mapToolNames(wanted: readonly string[]): Map<string, string> {
     }
   }
   return out;
-}
-
-/** `prefix__name`, with the prefix made safe on its own (the whole is mapped again afterwards). */
-export function prefixedName(prefix: string, name: string): string {
-  return `${prefix.replace(/[^a-zA-Z0-9_-]/g, '_')}${PREFIX_SEPARATOR}${name}`;
 }

@@ -4,15 +4,21 @@
  * live sources, so an MCP server's `toolsChanged` reaches the next turn without bookkeeping.
  */
 import type { Tool } from '../core/tool.js';
+import { carriesServerPrefix, prefixedToolName } from '../mcp/servers/prefix.js';
 import type { Model, ModelToolSpec } from '../providers/model.js';
-import { mapToolNames, prefixedName } from './tool-names.js';
+import { mapToolNames } from './tool-names.js';
 
 /**
- * When tool names get their source as a prefix (`server__tool`):
+ * When tool names get their source as a prefix (`server__tool`, built by the same rule as
+ * `MCPServers.getTools({ prefix: true })`):
  * - `on-collision` (default): only tools whose names clash across sources;
  * - `always`: every tool that has a source (MCP tools, built-ins), never tools without one;
  * - `none`: never; a clash is an error when tools are added, and a skipped tool with a warning when it
  *   appears later (an MCP server's list changed).
+ *
+ * A tool that already carries its server prefix (an `MCPPrefixedTool`, from `MCPServers.getTools({ prefix:
+ * true })`) keeps its name under every policy and every group prefix: a name is never prefixed twice. When
+ * such a name clashes, the clash is reported like any other (a warning, or an error under `none`).
  */
 export type ToolNamePrefixPolicy = 'none' | 'on-collision' | 'always';
 
@@ -20,7 +26,10 @@ export type ToolNamePrefixPolicy = 'none' | 'on-collision' | 'always';
 export interface ToolGroup {
   /** Source used when a tool has no `source` of its own. */
   readonly source?: string;
-  /** A fixed prefix for every tool of the group (`addMcpServer(client, { prefix })`). */
+  /**
+   * A fixed prefix for every tool of the group (`addMcpServer(client, { prefix })`), except the tools that
+   * already carry their server prefix.
+   */
   readonly prefix?: string;
   list(): readonly Tool[];
 }
@@ -110,9 +119,13 @@ export class ToolRegistry {
         if (seen.has(tool)) continue;
         seen.add(tool);
         const source = tool.source ?? group.source ?? 'local';
+        if (carriesServerPrefix(tool)) {
+          out.push({ tool, source, wanted: tool.name, fixed: true });
+          continue;
+        }
         const always = this.#policy === 'always' && source !== 'local';
         const prefix = group.prefix ?? (always ? source : undefined);
-        const wanted = prefix === undefined ? tool.name : prefixedName(prefix, tool.name);
+        const wanted = prefix === undefined ? tool.name : prefixedToolName(prefix, tool.name);
         out.push({ tool, source, wanted, fixed: prefix !== undefined });
       }
     }
@@ -124,7 +137,7 @@ export class ToolRegistry {
     if (this.#policy === 'on-collision') {
       for (const clash of clashes(candidates)) {
         if (new Set(clash.map((c) => c.source)).size < 2) continue;
-        for (const c of clash) if (!c.fixed) c.wanted = prefixedName(c.source, c.tool.name);
+        for (const c of clash) if (!c.fixed) c.wanted = prefixedToolName(c.source, c.tool.name);
       }
     }
     const warnings: ToolWarning[] = [];

@@ -97,7 +97,8 @@ export function exposedTools(client: MCPClient, target: ServerTarget): MCPTool[]
   return client.getTools().filter((tool) => accepts(tool.name));
 }
 
-function configTarget(entry: MCPServerEntry, timeout: number | undefined): ServerTarget {
+/** The target of a `--config` entry, with `--timeout` (ms) when given. */
+export function configTarget(entry: MCPServerEntry, timeout: number | undefined): ServerTarget {
   return { kind: 'config', entry, ...(timeout === undefined ? {} : { timeout }) };
 }
 

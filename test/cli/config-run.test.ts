@@ -60,6 +60,33 @@ describe('agentwire run with --config', () => {
     ]);
   });
 
+  it('with --prefix names each filtered tool of a --config server by its server once', async () => {
+    fake.script(
+      { toolCalls: [{ id: 'toolu_1', name: 'everything__get-sum', input: { a: 1, b: 2 } }] },
+      { text: 'Three.' },
+    );
+    const run = await cli(['run', 'Add.', '--config', SERVERS, '--server', 'everything', '--prefix']);
+    expect({ ...run, stdout: timeless(run.stdout) }).toEqual({
+      code: 0,
+      stdout: [
+        '▸ everything__get-sum [everything] {"a":1,"b":2}',
+        '  ✓ everything__get-sum (N ms) The sum of 1 and 2 is 3.',
+        'Three.',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+    expect(offered(fake)).toEqual([
+      'everything__echo',
+      'everything__get-annotated-message',
+      'everything__get-env',
+      'everything__get-resource-links',
+      'everything__get-resource-reference',
+      'everything__get-structured-content',
+      'everything__get-sum',
+    ]);
+  });
+
   it('takes every enabled server of the file beside a --stdio server, prefixing the names they share', async () => {
     fake.script(
       { toolCalls: [{ id: 'toolu_1', name: 'everything__echo', input: { message: 'via config' } }] },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createClients } from '../../src/cli/run-servers.js';
 import { type ServerListOptionValues, serverTargets } from '../../src/cli/server-options.js';
+import { createClients } from '../../src/cli/with-servers.js';
 
 const none: ServerListOptionValues = { stdio: [], url: [], env: [], header: [] };
 

@@ -12,7 +12,7 @@ import { ExitCode } from '../io.js';
 import { parseJsonArgs } from '../json-args.js';
 import { addServerOptions, type ServerOptionValues, type ServerTarget } from '../server-options.js';
 import { UsageError } from '../usage-error.js';
-import { withClient } from '../with-client.js';
+import { withServer } from '../with-servers.js';
 
 interface CallOptions extends ServerOptionValues {
   json?: boolean;
@@ -37,7 +37,7 @@ export function registerCallCommand(program: Command, context: CommandContext): 
       const input = parseJsonArgs(jsonArgs);
       const target = await commandTarget(options);
       const timeout = target.timeout === undefined ? {} : { timeout: target.timeout };
-      const result = await withClient(target, context.io, async (client) => {
+      const result = await withServer(target, context.io, async (client) => {
         requireTool(client, target, tool);
         return client.callTool(tool, input, {
           ...timeout,

@@ -7,12 +7,12 @@ import { DEFAULT_MAX_TURNS } from '../../agent/agent.js';
 import { Agent, AgentAbortError, AgentError } from '../../agent/index.js';
 import { commandTargets } from '../config-targets.js';
 import type { CommandContext } from '../context.js';
-import { reportDiagnostics } from '../diagnostics.js';
 import { builtinTools, runModel, turnCount } from '../run-options.js';
 import { RunPrinter } from '../run-output.js';
-import { agentHandle, createClients, withServers } from '../run-servers.js';
+import { agentHandle } from '../run-servers.js';
 import { addServerOptions, type ServerListOptionValues } from '../server-options.js';
 import { UsageError } from '../usage-error.js';
+import { withServers } from '../with-servers.js';
 
 interface RunCommandOptions extends ServerListOptionValues {
   tools?: 'default';
@@ -67,21 +67,20 @@ async function runAgentCommand(prompt: string, options: RunCommandOptions, conte
   const targets = await commandTargets(options);
   const tools = builtinTools(options.tools, options.root);
   const model = await runModel(options.model);
-  const clients = createClients(targets);
-  for (const client of clients) reportDiagnostics(client, context.io);
   const agent = new Agent({ model, tools, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS });
   const printer = new RunPrinter(context.io);
   const { signal } = context.io;
   try {
-    await withServers(clients, signal, async () => {
-      for (const [index, client] of clients.entries()) {
+    await withServers(targets, context.io, async (servers) => {
+      for (const [index, client] of servers.clients().entries()) {
+        // One prefix layer: the agent's (`--prefix`), over the servers' own tool names.
         const handle = agentHandle(client, targets[index]!);
         await agent.addMcpServer(handle, options.prefix ? { prefix: true } : {});
       }
       for await (const event of agent.prompt(prompt, signal ? { signal } : {})) printer.print(event);
     });
   } catch (error) {
-    // Ctrl-C while a server was still connecting surfaces as that server's failure; it is an interrupt.
+    // Ctrl-C while the servers were still connecting (`interrupted while connecting`) is the run's interrupt.
     const interrupted = signal?.aborted && !(error instanceof AgentError && error.kind === 'aborted');
     throw interrupted ? new AgentAbortError(signal.reason) : error;
   } finally {

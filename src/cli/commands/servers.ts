@@ -1,21 +1,21 @@
 /**
- * `agentwire servers --config <file>`: every server of a configuration file, connected at once, with its
- * state and tool count.
+ * `agentwire servers --config <file>`: every server of a configuration file, connected at once, listed with
+ * its state and tool counts.
  */
 import type { Command } from 'commander';
 import {
   loadServerConfig,
-  MCPCallError,
   type MCPServerConfig,
   type MCPServerConnectResult,
   type MCPServerEntry,
   type MCPServerStatus,
-  MCPServers,
 } from '../../mcp/index.js';
+import { configTarget } from '../config-targets.js';
 import type { CommandContext } from '../context.js';
-import { ExitCode, singleLine } from '../io.js';
+import { type CliIo, ExitCode, singleLine } from '../io.js';
 import { positiveInteger } from '../server-options.js';
 import { formatServerRows, type ServerRow, transportKind } from '../server-status.js';
+import { withServers } from '../with-servers.js';
 
 interface ServersOptions {
   config: string;
@@ -43,7 +43,7 @@ export function registerServersCommand(program: Command, context: CommandContext
     .option('--timeout <ms>', 'bound on connecting to each server, in ms (default 60000)', positiveInteger)
     .action(async (options: ServersOptions) => {
       const config = await loadServerConfig(options.config);
-      const enabled = await connectEach(config, options.timeout, context.io.signal);
+      const enabled = await connectEach(config, options.timeout, context.io);
       const invalid = config.invalid.map(
         ({ name, error }): ServerRow => ({
           name,
@@ -75,37 +75,24 @@ function failureSummary(failed: number, invalid: number, valid: number): string 
 }
 
 /**
- * One row per valid enabled server, in the file's order. Every server is disconnected before this returns.
- * @throws MCPCallError kind `aborted` when `signal` fires before or while connecting.
+ * One row per valid enabled server, in the file's order, each connected under `io.signal` and bounded by
+ * `timeout` (ms). Every server is disconnected before this returns.
+ * @throws MCPCallError kind `aborted` when the signal fires before or while connecting.
  */
-async function connectEach(
-  config: MCPServerConfig,
-  timeout: number | undefined,
-  signal: AbortSignal | undefined,
-): Promise<ServerRow[]> {
-  if (signal?.aborted) {
-    throw new MCPCallError('aborted', 'interrupted before connecting', { cause: signal.reason });
-  }
+function connectEach(config: MCPServerConfig, timeout: number | undefined, io: CliIo): Promise<ServerRow[]> {
   // Only the valid entries: the invalid ones have nothing to connect, and their rows come from the config.
-  const servers = MCPServers.fromConfig(
-    config.servers,
-    timeout === undefined ? {} : { connectTimeout: timeout },
+  const targets = config.servers.map((entry) => configTarget(entry, timeout));
+  return withServers(
+    targets,
+    io,
+    async (servers, results) => {
+      // Read before disconnecting, which forgets the tool lists. Both lists are in the file's order.
+      const status = servers.status();
+      return config.servers.map((entry, index) => enabledRow(entry, results[index]!, status[index]!));
+    },
+    // Each failure is a row of its own; background warnings are not printed: the rows are the output.
+    { failures: 'report', diagnostics: false },
   );
-  // connect() takes no signal: an abort is honoured by disconnecting, which cancels the attempts in flight.
-  const onAbort = () => void servers.disconnectAll();
-  signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    const results = await servers.connectAll();
-    if (signal?.aborted) {
-      throw new MCPCallError('aborted', 'interrupted while connecting', { cause: signal.reason });
-    }
-    // Read before disconnecting, which forgets the tool lists. Both lists are in the file's order.
-    const status = servers.status();
-    return config.servers.map((entry, index) => enabledRow(entry, results[index]!, status[index]!));
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    await servers.disconnectAll();
-  }
 }
 
 function enabledRow(

@@ -4,7 +4,7 @@ import { commandTarget, exposedTools } from '../config-targets.js';
 import type { CommandContext } from '../context.js';
 import { addServerOptions, type ServerOptionValues } from '../server-options.js';
 import { formatToolList } from '../tool-list.js';
-import { withClient } from '../with-client.js';
+import { withServer } from '../with-servers.js';
 
 interface ToolsOptions extends ServerOptionValues {
   json?: boolean;
@@ -21,7 +21,7 @@ export function registerToolsCommand(program: Command, context: CommandContext):
     .option('--json', 'print the full tool definitions (tools/list entries) as JSON');
   addServerOptions(command).action(async (options: ToolsOptions) => {
     const target = await commandTarget(options);
-    const definitions = await withClient(target, context.io, async (client) =>
+    const definitions = await withServer(target, context.io, async (client) =>
       exposedTools(client, target).map((tool) => tool.definition),
     );
     context.io.stdout(

@@ -32,11 +32,13 @@ import {
 import { anyObjectSchema, objectWithArraySchema } from '../session/result-checks.js';
 import type { Session, SessionRequestOptions } from '../session/session.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
+import type { MCPConnectOptions } from './connect-attempt.js';
 import { Connection } from './connection.js';
 import { type MCPClientEvents, TypedEmitter } from './events.js';
 import type { MCPClientOptions, MCPClientState, MCPRequestOptions } from './options.js';
 import { httpTransportPlan, stdioTransportPlan, type TransportPlan } from './transport-plan.js';
 
+export type { MCPConnectOptions } from './connect-attempt.js';
 export type {
   MCPClientOptions,
   MCPClientState,
@@ -159,12 +161,22 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   }
 
   /**
-   * Connects: `initialize` handshake, then `tools/list` through every page. Idempotent; concurrent calls
-   * share one attempt; a failure after the handshake closes what was opened. Emits `connected`.
-   * @throws MCPCallError (kind `spawn`, `transport`, `http`, `timeout`, `protocol`, …) naming the server.
+   * Connects: `initialize` handshake (MCP spec 2025-11-25, "Lifecycle > Initialization"), then `tools/list`
+   * through every page. Idempotent; concurrent calls share one attempt; a failure after the handshake
+   * closes what was opened. Emits `connected`.
+   *
+   * `options.signal` stops this caller's wait: the call rejects with `MCPCallError` kind `aborted` (method
+   * `connect`, `cause` the signal's reason). When no other caller waits for the attempt (every concurrent
+   * caller passed a signal, and each has fired), the attempt is aborted too: the stdio server's process tree
+   * is stopped, or the HTTP requests aborted, before the last caller's rejection, and the client is left
+   * `disconnected` (not `failed`: nothing is wrong with the server), with no event. A caller without a
+   * signal keeps the attempt going. An already-aborted signal rejects at once, starting nothing. While a
+   * reconnect is under way the signal only ends the wait; the reconnect goes on.
+   * @throws MCPCallError (kind `spawn`, `transport`, `http`, `timeout`, `protocol`, `aborted`, …) naming
+   *   the server; kind `not_connected` when `disconnect()` is called meanwhile.
    */
-  connect(): Promise<void> {
-    return this.#connection.connect();
+  connect(options: MCPConnectOptions = {}): Promise<void> {
+    return this.#connection.connect(options.signal);
   }
 
   /**

@@ -1,6 +1,7 @@
 /**
  * A client's connection to its server, as a state machine (`MCPClientState`):
- * - `connect()` opens a session and discovers tools: `connecting`, then `connected` or `failed`;
+ * - `connect()` opens a session and discovers tools: `connecting`, then `connected` or `failed`
+ *   (`disconnected` when every caller's signal fired first: see connect-attempt.ts);
  * - an unexpected loss ends in `failed`, or, with reconnection on, in `reconnecting` with backoff, then
  *   `connected`, or `failed` after the last attempt;
  * - `disconnect()` ends whatever is under way: `disconnected`.
@@ -19,6 +20,7 @@ import {
   type SessionHooks,
   type SessionRequestOptions,
 } from '../session/session.js';
+import { ConnectAttempt, connectAborted, untilAborted } from './connect-attempt.js';
 import type { MCPClientEvents, TypedEmitter } from './events.js';
 import type { MCPClientOptions, MCPClientState } from './options.js';
 import { backoffDelay, type ReconnectPolicy, reconnectPolicy } from './reconnect.js';
@@ -53,8 +55,7 @@ export class Connection {
   readonly #policy: ReconnectPolicy;
   #state: MCPClientState = 'disconnected';
   #session: Session | undefined;
-  #connecting: Promise<void> | undefined;
-  #connectAbort: AbortController | undefined;
+  #attempt: ConnectAttempt | undefined;
   #reconnectAbort: AbortController | undefined;
   /** Settles when the reconnect under way succeeds or gives up; calls wait on it. */
   #ready: Deferred | undefined;
@@ -80,14 +81,29 @@ export class Connection {
     return this.#state === 'connected' ? this.#session : undefined;
   }
 
-  /** See `MCPClient.connect`. */
-  connect(): Promise<void> {
+  /** See `MCPClient.connect`; the rule for `signal` is in connect-attempt.ts. */
+  connect(signal?: AbortSignal): Promise<void> {
+    const name = this.#host.name;
+    if (signal?.aborted) return Promise.reject(connectAborted(name, signal));
     if (this.#state === 'connected') return Promise.resolve();
-    if (this.#state === 'reconnecting' && this.#ready) return this.#ready.promise;
-    this.#connecting ??= this.#connectOnce().finally(() => {
-      this.#connecting = undefined;
-    });
-    return this.#connecting;
+    if (this.#state === 'reconnecting' && this.#ready) {
+      // The reconnect is the client's own (calls wait on it too): a caller's signal only ends its own wait.
+      if (!signal) return this.#ready.promise;
+      return untilAborted(this.#ready.promise, signal, () => connectAborted(name, signal));
+    }
+    const current = this.#attempt;
+    // An abandoned attempt is closing what it opened; a new one starts once it is gone, never beside it.
+    if (current?.abandoned) return current.promise.catch(() => {}).then(() => this.connect(signal));
+    const attempt: ConnectAttempt =
+      current ??
+      new ConnectAttempt(
+        (stop, decide) => this.#connectOnce(stop, decide, () => attempt.abandoned),
+        () => {
+          if (this.#attempt === attempt) this.#attempt = undefined;
+        },
+      );
+    this.#attempt = attempt;
+    return attempt.join(signal, name);
   }
 
   /** See `MCPClient.disconnect`. */
@@ -142,7 +158,7 @@ export class Connection {
    */
   async sessionForCall(toolName: string, options: MCPToolCallOptions, deadline: number): Promise<Session> {
     if (this.#state === 'connected' && this.#session) return this.#session;
-    const pending = this.#state === 'reconnecting' ? this.#ready?.promise : this.#connecting;
+    const pending = this.#state === 'reconnecting' ? this.#ready?.promise : this.#attempt?.promise;
     if (!pending) throw this.notConnected('tools/call', `not connected (state: ${this.#state})`, toolName);
     await this.#waitFor(pending, toolName, options, deadline);
     if (this.#state === 'connected' && this.#session) return this.#session;
@@ -166,26 +182,30 @@ export class Connection {
     });
   }
 
-  async #connectOnce(): Promise<void> {
+  async #connectOnce(signal: AbortSignal, decide: () => void, abandoned: () => boolean): Promise<void> {
     this.#state = 'connecting';
-    const abort = new AbortController();
-    this.#connectAbort = abort;
     try {
-      await this.#establish(abort.signal);
+      await this.#establish(signal, decide);
       this.#state = 'connected';
       this.#host.events.emit('connected', { tools: this.#host.tools() });
     } catch (error) {
-      if (!abort.signal.aborted) this.#state = 'failed';
-      throw abort.signal.aborted
-        ? this.notConnected('connect', 'disconnect() was called while connecting')
-        : error;
-    } finally {
-      this.#connectAbort = undefined;
+      if (!signal.aborted) {
+        this.#state = 'failed';
+        throw error;
+      }
+      // disconnect() has set the state already. Abandoned by its callers, the attempt fails as nothing did:
+      // the server is not at fault, and nothing is left open.
+      if (!abandoned()) throw this.notConnected('connect', 'disconnect() was called while connecting');
+      if (this.#state === 'connecting') this.#state = 'disconnected';
+      throw this.notConnected('connect', 'every connect() caller stopped waiting (their signals fired)');
     }
   }
 
-  /** Opens a session and discovers tools; on success it is the current session. */
-  async #establish(signal: AbortSignal): Promise<void> {
+  /**
+   * Opens a session and discovers tools; on success it is the current session (`committed` is called then,
+   * synchronously: from there on, `signal` no longer stops the attempt).
+   */
+  async #establish(signal: AbortSignal, committed?: () => void): Promise<void> {
     const { options } = this.#host;
     const requestOptions: SessionRequestOptions = { signal, timeout: options.connectTimeout ?? 60_000 };
     const session = await this.#openSession(requestOptions);
@@ -200,6 +220,7 @@ export class Connection {
         );
       if (signal.aborted) throw this.notConnected('connect', 'disconnect() was called while connecting');
       this.#session = session;
+      committed?.();
       return this.#host.toolsListed(definitions);
     } catch (error) {
       await session.close();
@@ -252,7 +273,8 @@ export class Connection {
 
   async #disconnectOnce(): Promise<void> {
     const wasActive = this.#state !== 'disconnected' && this.#state !== 'failed';
-    this.#connectAbort?.abort();
+    const attempt = this.#attempt;
+    attempt?.cancel();
     this.#reconnectAbort?.abort();
     const session = this.#session;
     this.#session = undefined;
@@ -260,7 +282,7 @@ export class Connection {
     this.#ready?.reject(this.notConnected('connect', 'disconnect() was called'));
     this.#ready = undefined;
     this.#host.sessionEnded(true);
-    await Promise.all([session?.close(), this.#connecting?.catch(() => {})]);
+    await Promise.all([session?.close(), attempt?.promise.catch(() => {})]);
     this.#state = 'disconnected';
     if (wasActive) this.#host.events.emit('disconnected', { deliberate: true, willReconnect: false });
   }

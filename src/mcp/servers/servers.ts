@@ -1,29 +1,29 @@
 /**
- * `MCPServers`: many MCP servers, such as the entries of a configuration file, as one source of tools.
- * Servers connect in parallel and fail alone:
- * one server that cannot start is reported with its `MCPCallError` while the others connect.
+ * `MCPServers`: many MCP servers (a configuration file's, or clients added one by one) as one source of
+ * tools, combined freely. Servers connect in parallel and fail alone: one server that cannot start is
+ * reported with its `MCPCallError` while the others connect. Tool-name prefixes are in prefix.ts.
  */
-import type { JsonSchema } from '../../core/json.js';
-import type { Tool, ToolContext } from '../../core/tool.js';
+import type { Tool } from '../../core/tool.js';
 import type { MCPTool } from '../adapter/mcp-tool.js';
-import type { MCPClient, MCPClientState } from '../client/client.js';
+import type { MCPClient, MCPClientState, MCPConnectOptions } from '../client/client.js';
 import { createClient, type MCPCreateClientOptions } from '../client/create-client.js';
 import { type MCPClientEvents, TypedEmitter } from '../client/events.js';
 import type { MCPServerConfig, MCPServerEntry } from '../config/load.js';
 import { type MCPToolFilter, toolFilter } from '../config/tool-filter.js';
 import { MCPCallError, MCPConfigError } from '../protocol/errors.js';
 import { toCallError } from '../session/error-mapping.js';
+import { DEFAULT_PREFIX_SEPARATOR, MCPPrefixedTool, prefixedToolName } from './prefix.js';
 
-/** Default separator between server and tool names: `github__create_issue`. */
-export const DEFAULT_PREFIX_SEPARATOR = '__';
+export { DEFAULT_PREFIX_SEPARATOR, MCPPrefixedTool } from './prefix.js';
 
 /** Options of {@link MCPServers.getTools}. */
 export interface MCPServersToolOptions {
   /**
    * Prefix each tool's name with its server's name: `<server><separator><tool>`. Characters of the server
    * name outside `[A-Za-z0-9_-]` become `_`, so prefixed names stay within what model APIs accept when the
-   * tool's own name does. Default false (names as the servers define them; two servers may then offer
-   * the same name).
+   * tool's own name does. Each prefixed tool is an {@link MCPPrefixedTool}, which agentwire's agent never
+   * prefixes again (whatever its `toolNamePrefix`). Default false (names as the servers define them; two
+   * servers may then offer the same name).
    */
   prefix?: boolean;
   /** Separator used with `prefix`. Default `'__'` ({@link DEFAULT_PREFIX_SEPARATOR}). */
@@ -59,31 +59,6 @@ export interface MCPServersEvents {
   toolsChanged: MCPClientEvents['toolsChanged'] & { server: string };
   /** A server's background error; `MCPError`s carry the server on `.server`. Only when listened to. */
   error: Error;
-}
-
-/** A server's tool under a prefixed name; calls go to the server's tool unchanged. */
-export class MCPPrefixedTool implements Tool {
-  /** `<server><separator><tool>`. */
-  readonly name: string;
-  readonly description: string;
-  readonly inputSchema: JsonSchema;
-  /** The server's name. */
-  readonly source: string;
-  /** The server's tool, which does the work. */
-  readonly tool: MCPTool;
-
-  constructor(name: string, tool: MCPTool) {
-    this.name = name;
-    this.tool = tool;
-    this.description = tool.description;
-    this.inputSchema = tool.inputSchema;
-    this.source = tool.source;
-  }
-
-  /** Same as `tool.execute`: rendered result; throws MCPToolError / MCPCallError. */
-  execute(input: Record<string, unknown>, context?: ToolContext): Promise<unknown> {
-    return this.tool.execute(input, context);
-  }
 }
 
 interface Member {
@@ -176,16 +151,20 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
    * Already connected servers resolve at once. Invalid entries ({@link addInvalid}) have nothing to
    * connect and no result here; `status()` reports them.
    *
+   * `options.signal` is handed to every `connect()` (see `MCPClient.connect`): when it fires, the servers
+   * still connecting stop (processes ended, requests aborted) and report kind `aborted`; those already
+   * connected stay connected (`disconnectAll()` ends them). An already-aborted signal starts nothing.
+   *
    * @returns one result per client, in the order added.
    */
-  connectAll(): Promise<MCPServerConnectResult[]> {
-    return Promise.all([...this.#members.values()].map((member) => this.#connect(member)));
+  connectAll(options: MCPConnectOptions = {}): Promise<MCPServerConnectResult[]> {
+    return Promise.all([...this.#members.values()].map((member) => this.#connect(member, options)));
   }
 
-  async #connect(member: Member): Promise<MCPServerConnectResult> {
+  async #connect(member: Member, options: MCPConnectOptions): Promise<MCPServerConnectResult> {
     const name = member.client.name;
     try {
-      await member.client.connect();
+      await member.client.connect(options);
       member.error = undefined;
       return { name, ok: true, toolCount: this.#exposed(member).length };
     } catch (thrown) {
@@ -207,8 +186,8 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
       if (member.client.getState() === 'failed') return [];
       const tools = this.#exposed(member);
       if (!options.prefix) return tools;
-      const prefix = member.client.name.replace(/[^A-Za-z0-9_-]/g, '_');
-      return tools.map((tool) => this.#prefixedTool(tool, `${prefix}${separator}${tool.name}`));
+      const server = member.client.name;
+      return tools.map((tool) => this.#prefixedTool(tool, prefixedToolName(server, tool.name, separator)));
     });
   }
 

@@ -1,0 +1,73 @@
+/**
+ * Server prefixes on tool names (`github__create_issue`): the one rule for building them, and the tool that
+ * carries one.
+ *
+ * Two layers may prefix: `MCPServers.getTools({ prefix: true })`, for callers that hand tools to any agent
+ * framework, and agentwire's own agent (its `toolNamePrefix` policy, `addMcpServer(client, { prefix })`).
+ * Both build names with {@link prefixedToolName}, so a server's tool gets the same name whichever layer
+ * names it. And a name is prefixed at most once: a tool that already carries its server prefix is an
+ * {@link MCPPrefixedTool}, which the agent takes under its name as it is, whatever its policy or the
+ * handle's prefix say; only tools without one are prefixed there. Tool names are data from the server:
+ * nothing is ever parsed out of a name to guess whether it was prefixed.
+ */
+import type { JsonSchema } from '../../core/json.js';
+import type { Tool, ToolContext } from '../../core/tool.js';
+import type { MCPTool } from '../adapter/mcp-tool.js';
+
+/** Default separator between server and tool names: `github__create_issue`. */
+export const DEFAULT_PREFIX_SEPARATOR = '__';
+
+/**
+ * A server's name as a prefix: characters outside `[A-Za-z0-9_-]` become `_` (`my.server` → `my_server`),
+ * so a prefixed name stays within what model APIs accept (Anthropic and OpenAI: `^[a-zA-Z0-9_-]{1,64}$`)
+ * when the tool's own name does.
+ */
+export function serverPrefix(server: string): string {
+  return server.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+/**
+ * `<server prefix><separator><tool>`: the prefixed name of tool `tool` of server `server`. The tool's own
+ * name is kept as it is (the agent maps the whole name to a provider-valid one afterwards).
+ * @param separator default `'__'` ({@link DEFAULT_PREFIX_SEPARATOR}).
+ */
+export function prefixedToolName(
+  server: string,
+  tool: string,
+  separator: string = DEFAULT_PREFIX_SEPARATOR,
+): string {
+  return `${serverPrefix(server)}${separator}${tool}`;
+}
+
+/**
+ * A server's tool under its prefixed name; calls go to the server's tool unchanged. Being one is what says
+ * that a tool carries its server prefix: the agent never prefixes it again (see the file header).
+ */
+export class MCPPrefixedTool implements Tool {
+  /** `<server><separator><tool>` ({@link prefixedToolName}). */
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  /** The server's name. */
+  readonly source: string;
+  /** The server's tool, which does the work. */
+  readonly tool: MCPTool;
+
+  constructor(name: string, tool: MCPTool) {
+    this.name = name;
+    this.tool = tool;
+    this.description = tool.description;
+    this.inputSchema = tool.inputSchema;
+    this.source = tool.source;
+  }
+
+  /** Same as `tool.execute`: rendered result; throws MCPToolError / MCPCallError. */
+  execute(input: Record<string, unknown>, context?: ToolContext): Promise<unknown> {
+    return this.tool.execute(input, context);
+  }
+}
+
+/** Whether `tool` already carries its server prefix (is an {@link MCPPrefixedTool}). */
+export function carriesServerPrefix(tool: Tool): tool is MCPPrefixedTool {
+  return tool instanceof MCPPrefixedTool;
+}
