@@ -1,14 +1,15 @@
 /**
  * agentwire's undici path leaves the process's `fetch` as it was: it never makes an `Agent` of the undici
  * package the global dispatcher (Node's `fetch` would then run on another undici than the one Node
- * bundles), and it sends through the dispatcher set with `setGlobalDispatcher`, the one `fetch` uses.
+ * bundles), and it sends through the dispatcher set with `setGlobalDispatcher`.
  * A file of its own, without a static import of undici: importing the package installs its own `Agent`
  * when no global dispatcher is set yet.
  *
  * What is there before anything runs depends on Node. Node 20: nothing, until the first `fetch` loads the
- * undici Node bundles (which installs its `Agent`). Node >= 22: Node's own `Agent` already, because
- * `node:http` has a lazy `WebSocket` export that loads the bundled undici, and importing `node:http` from
- * ESM (this file does, and so does Vitest) reads every export to build the module's namespace.
+ * undici Node bundles (which installs its `Agent`). Node >= 22: Node's own `Agent` already (on Node 26
+ * inside the `Dispatcher1Wrapper` its undici 8 offers undici 6 and 7), because `node:http` has a lazy
+ * `WebSocket` export that loads the bundled undici, and importing `node:http` from ESM (this file does, and
+ * so does Vitest) reads every export to build the module's namespace.
  */
 import http from 'node:http';
 import { afterEach, expect, it } from 'vitest';
@@ -36,12 +37,14 @@ it("leaves Node's own Agent as the global dispatcher, the one fetch uses", async
   expect((await fetch(fixture.url, { method: 'GET' })).status).toBe(405);
 });
 
-it('sends through the dispatcher set with setGlobalDispatcher, as fetch does', async () => {
+it('sends its POSTs through the dispatcher set with setGlobalDispatcher, with options undici 8 takes too', async () => {
   const { getGlobalDispatcher, setGlobalDispatcher } = await import('undici');
   const original = getGlobalDispatcher();
   const seen: string[] = [];
   const recording = {
     dispatch: (...args: Parameters<typeof original.dispatch>) => {
+      // Node 26's dispatcher (undici 8) refuses this option: every POST would fail.
+      if ('dispatcher' in args[0]) throw new Error('opts.dispatcher is not supported by instance methods');
       seen.push(`${args[0].method} ${args[0].path}`);
       return original.dispatch(...args);
     },
@@ -50,11 +53,9 @@ it('sends through the dispatcher set with setGlobalDispatcher, as fetch does', a
   } as unknown as typeof original;
   setGlobalDispatcher(recording);
   try {
-    const { client, fixture } = await connect();
+    const { client } = await connect();
     await client.callTool({ name: 'echo', arguments: {} });
     expect(seen.filter((line) => line.startsWith('POST '))).toEqual(['POST /mcp', 'POST /mcp', 'POST /mcp']);
-    expect((await fetch(new URL('/elsewhere', fixture.url), { method: 'GET' })).status).toBe(405);
-    expect(seen.filter((line) => line.endsWith(' /elsewhere'))).toEqual(['GET /elsewhere']);
   } finally {
     setGlobalDispatcher(original);
   }
