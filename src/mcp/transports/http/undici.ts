@@ -8,7 +8,8 @@
  * 1 000 concurrent calls 113–157 ms against 496–536 ms, a quarter of the client CPU.
  *
  * Same connections and settings as `fetch`: requests go to undici's global dispatcher, the one Node's
- * `fetch` uses (`setGlobalDispatcher` with a `ProxyAgent` or a `MockAgent` applies to both, undici 6 or 7),
+ * `fetch` uses (`setGlobalDispatcher` with a `ProxyAgent` or a `MockAgent` applies to both: undici 6 or 7's
+ * on Node 20 to 24; on Node 26, whose `fetch` reads undici 8's slot, undici 8's, which fills both slots),
  * with `fetch`'s default headers, and `Content-Encoding` undone as `fetch` undoes it. A redirect is not
  * followed here: the caller sends that request again with `fetch`, which follows it by the Fetch
  * standard's rules (method changes, limits, errors), and keeps using `fetch`. Only the usual answer to a
@@ -81,7 +82,6 @@ const FETCH_DEFAULT_HEADERS: Readonly<Record<string, string>> = {
 /** What agentwire uses of undici. */
 interface Undici {
   request: typeof import('undici').request;
-  getGlobalDispatcher: typeof import('undici').getGlobalDispatcher;
 }
 let undici: Undici | undefined;
 let loadingUndici: Promise<Undici> | undefined;
@@ -98,8 +98,8 @@ async function loadUndici(): Promise<Undici> {
     if ((globalThis as Record<symbol, unknown>)[Symbol.for('undici.globalDispatcher.1')] === undefined) {
       await (await fetch('data:,')).arrayBuffer();
     }
-    const { request, getGlobalDispatcher } = await import('undici');
-    undici = { request, getGlobalDispatcher };
+    const { request } = await import('undici');
+    undici = { request };
     return undici;
   })();
   // A failed load fails this request (with its cause) and is tried again by the next, not cached.
@@ -169,13 +169,14 @@ export async function sendWithUndici(
   signal: AbortSignal,
   onBytes: () => void,
 ): Promise<JsonAnswer | Response | typeof REDIRECTED> {
-  const { getGlobalDispatcher, request } = undici ?? (await loadUndici());
+  const { request } = undici ?? (await loadUndici());
+  // No `dispatcher` option: `request()` takes the global one itself, and passes the option on to the
+  // dispatcher, which Node 26's (undici 8) refuses ("opts.dispatcher is not supported by instance methods").
   const answer = await request(url, {
     method,
     headers: { ...FETCH_DEFAULT_HEADERS, ...headers },
     body: body ?? null,
     signal,
-    dispatcher: getGlobalDispatcher(),
   });
   const answerHeaders = new AnswerHeaders(answer.headers);
   const status = answer.statusCode;
