@@ -1,10 +1,10 @@
 /**
  * What a client notices in the background (a server printing non-JSON lines on stdout, a notification it
  * should not have sent, a broken event stream) reaches the person at the terminal as a `warning:` line on
- * stderr, instead of being dropped because nobody listened (issue 7, item 4: "skipped and reported").
+ * stderr, instead of being dropped because nobody listened: skipped, and reported.
  * The transports already rate-limit repeated reports.
  */
-import type { MCPClient } from '../mcp/index.js';
+import { type MCPClient, MCPError } from '../mcp/index.js';
 import { type CliIo, singleLine } from './io.js';
 
 /** Prints `client`'s `error` events and warning-level `log` events as `warning:` lines on stderr. */
@@ -15,8 +15,11 @@ export function reportDiagnostics(client: MCPClient, io: CliIo): void {
   };
   client.on('error', (error) => {
     const message = oneLine(error.message);
-    // Most messages already name the server; do not say it twice.
-    const named = message.includes(`"${client.name}"`) ? message : `MCP server "${client.name}": ${message}`;
+    // agentwire's errors name their server (the `server` field says which); others get the name here.
+    const named =
+      error instanceof MCPError && error.server === client.name
+        ? message
+        : `MCP server "${client.name}": ${message}`;
     io.stderr(`warning: ${named}\n`);
   });
   client.on('log', (entry) => {

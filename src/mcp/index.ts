@@ -35,6 +35,7 @@ export type { MCPHttpServer, MCPStdioServer } from './config/server-spec.js';
 export { toolFilter } from './config/tool-filter.js';
 export {
   MCPCallError,
+  type MCPCallErrorChanges,
   type MCPCallErrorDetails,
   type MCPCallErrorKind,
   MCPConfigError,

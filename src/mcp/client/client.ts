@@ -85,7 +85,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
         if (deliberate) this.#tools.clear();
       },
       sessionEvents: {
-        onError: (error: Error) => this.#onBackgroundError(error),
+        onError: (error: Error) => this.emit('error', error),
+        onLateMessage: () => this.#onLateMessage(),
         onServerLog: (message) => this.emit('serverLog', { ...message, server: this.name }),
         onResourceUpdated: (uri) => this.emit('resourceUpdated', { uri }),
         onListChanged: (list) => this.emit(list === 'resources' ? 'resourcesChanged' : 'promptsChanged', {}),
@@ -168,24 +169,15 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   }
 
   /**
-   * Out-of-band errors from the session. A response that arrives after its request timed out or was
-   * cancelled is normal (MCP spec 2025-11-25, "Cancellation": the receiver may already be answering), so the
-   * SDK's "unknown message ID" and "unknown token" reports are debug logs, not errors.
+   * A response or progress arrived after its request timed out or was cancelled. Normal (MCP spec
+   * 2025-11-25, "Cancellation": the receiver may already be answering, and a server may keep sending progress
+   * until it notices), so a debug log, not an error.
    */
-  #onBackgroundError(error: Error): void {
-    // Also normal: progress a server keeps sending until it notices the cancellation.
-    if (
-      /^Received a (response for an unknown message ID|progress notification for an unknown token)/.test(
-        error.message,
-      )
-    ) {
-      this.emit('log', {
-        level: 'debug',
-        message: `MCP server "${this.name}": a response or progress arrived after its request ended`,
-      });
-      return;
-    }
-    this.emit('error', error);
+  #onLateMessage(): void {
+    this.emit('log', {
+      level: 'debug',
+      message: `MCP server "${this.name}": a response or progress arrived after its request ended`,
+    });
   }
 
   #applyTools({ duplicates, ...diff }: ReturnType<ToolSet['replace']>): void {

@@ -157,13 +157,7 @@ export class Connection {
 
   /** The `not_connected` error of `method` (and tool), saying `reason`. */
   notConnected(method: string, reason: string, toolName?: string): MCPCallError {
-    const name = this.#host.name;
-    const tool = toolName === undefined ? '' : ` "${toolName}"`;
-    return new MCPCallError('not_connected', `MCP server "${name}": ${method}${tool} failed: ${reason}`, {
-      server: name,
-      method,
-      toolName,
-    });
+    return new MCPCallError('not_connected', reason, { server: this.#host.name, method, toolName });
   }
 
   async #connectOnce(): Promise<void> {
@@ -301,16 +295,12 @@ export class Connection {
     try {
       await waitWithin(pending, deadline - Date.now(), options.signal, () => {
         const reason = `timed out after ${timeoutMs} ms waiting for the connection`;
-        return new MCPCallError(
-          'timeout',
-          `MCP server "${name}": tools/call "${toolName}" failed: ${reason}`,
-          {
-            server: name,
-            method: 'tools/call',
-            toolName,
-            timeoutMs,
-          },
-        );
+        return new MCPCallError('timeout', reason, {
+          server: name,
+          method: 'tools/call',
+          toolName,
+          timeoutMs,
+        });
       });
     } catch (error) {
       throw toCallError(error, context);
@@ -323,12 +313,14 @@ export class Connection {
  * the first refusal's kind and status (what the server said to the current transport) and names both.
  */
 function bothFailed(refused: MCPCallError, fallback: unknown): MCPCallError {
-  const reason = (error: unknown) =>
-    (error instanceof Error ? error.message : String(error)).replace(/^MCP server "[^"]*": .*? failed: /, '');
-  const prefix = refused.message.slice(0, refused.message.length - reason(refused).length);
-  return new MCPCallError(
-    refused.kind,
-    `${prefix}${reason(refused)}; the HTTP+SSE fallback failed too: ${reason(fallback)}`,
-    { ...refused.details(), cause: refused },
-  );
+  const why =
+    fallback instanceof MCPCallError
+      ? fallback.reason
+      : fallback instanceof Error
+        ? fallback.message
+        : String(fallback);
+  return refused.with({
+    reason: `${refused.reason}; the HTTP+SSE fallback failed too: ${why}`,
+    cause: refused,
+  });
 }

@@ -60,20 +60,25 @@ const ID_PREFIX = 'aw-';
 export class DirectRequests {
   readonly #transport: AgentwireTransport;
   readonly #onError: (error: Error) => void;
+  readonly #onLateMessage: () => void;
   readonly #pending = new Map<string, PendingRequest>();
   #lastId = 0;
   #closed = false;
 
-  /** @param onError - receives failures that belong to no call (a cancellation that could not be sent). */
-  constructor(transport: AgentwireTransport, onError: (error: Error) => void) {
+  /**
+   * @param onError - receives failures that belong to no call (a cancellation that could not be sent).
+   * @param onLateMessage - told of a response or progress for a call no longer pending (see `take`).
+   */
+  constructor(transport: AgentwireTransport, onError: (error: Error) => void, onLateMessage: () => void) {
     this.#transport = transport;
     this.#onError = onError;
+    this.#onLateMessage = onLateMessage;
   }
 
   /**
    * Sends `method` and resolves with its result once `schema` accepts it.
    * @throws (rejects with) the SDK's error values listed in the file comment, or what the transport's
-   *   `send` rejected with; `Error('Not connected')` after {@link DirectRequests.close}.
+   *   `send` rejected with; `SdkError` `NotConnected` after {@link DirectRequests.close}.
    */
   request<T>(
     method: string,
@@ -81,7 +86,7 @@ export class DirectRequests {
     schema: StandardSchemaV1<unknown, T>,
     options: DirectRequestOptions,
   ): Promise<T> {
-    if (this.#closed) return Promise.reject(new Error('Not connected'));
+    if (this.#closed) return Promise.reject(notConnected());
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(abortError(signal.reason));
     const id = `${ID_PREFIX}${++this.#lastId}`;
@@ -156,8 +161,7 @@ export class DirectRequests {
    * Takes an inbound message that belongs to a direct request (its response, or progress for its token)
    * and handles it at once; returns false for every other message, which the caller hands to the SDK.
    * A response or progress for an id no longer pending (the call timed out or was cancelled; the spec
-   * expects such late answers) goes to `onError` with the SDK's own wording, which `MCPClient` logs at
-   * debug level, as it did when the SDK handled calls.
+   * expects such late answers) goes to `onLateMessage`, which `MCPClient` logs at debug level.
    */
   take(message: JSONRPCMessage): boolean {
     const value = message as unknown as Record<string, unknown>;
@@ -166,20 +170,16 @@ export class DirectRequests {
       const token = value.params.progressToken;
       if (typeof token !== 'string' || !token.startsWith(ID_PREFIX)) return false;
       const pending = this.#pending.get(token);
-      if (pending === undefined) this.#late('a progress notification for an unknown token', value);
+      if (pending === undefined) this.#onLateMessage();
       else if (typeof value.params.progress === 'number') pending.progress(value.params);
       return true;
     }
     const id = value.id;
     if (typeof id !== 'string' || !id.startsWith(ID_PREFIX)) return false;
     const pending = this.#pending.get(id);
-    if (pending === undefined) this.#late('a response for an unknown message ID', value);
+    if (pending === undefined) this.#onLateMessage();
     else pending.answer(value);
     return true;
-  }
-
-  #late(what: string, message: Record<string, unknown>): void {
-    this.#onError(new Error(`Received ${what}: ${JSON.stringify(message)}`));
   }
 
   /** The connection ended: every pending request fails with `ConnectionClosed`; later ones are refused. */
@@ -205,6 +205,11 @@ export class DirectRequests {
 function withProgressToken(params: Record<string, unknown>, token: string): Record<string, unknown> {
   const meta = isRecord(params._meta) ? params._meta : {};
   return { ...params, _meta: { ...meta, progressToken: token } };
+}
+
+/** What a request on a closed connection rejects with (typed, where the SDK's request funnel has only text). */
+export function notConnected(): SdkError {
+  return new SdkError(SdkErrorCode.NotConnected, 'Not connected');
 }
 
 /** What the SDK rejects an aborted request with; `toCallError` reports it from the signal either way. */

@@ -24,7 +24,7 @@ import type {
   ServerLogMessage,
 } from '../protocol/types.js';
 import type { AgentwireTransport } from '../transports/transport.js';
-import { DirectRequests, progressOf } from './calls.js';
+import { DirectRequests, notConnected, progressOf } from './calls.js';
 import { closed, type FailureContext, toCallError } from './error-mapping.js';
 import {
   callToolResultSchema,
@@ -32,6 +32,7 @@ import {
   listPageSchema,
   listToolsResultSchema,
 } from './result-checks.js';
+import { isSdkLateMessageReport } from './sdk-signals.js';
 import {
   applyElicitationDefaults,
   clientCapabilities,
@@ -55,6 +56,11 @@ export interface SessionHooks {
   onToolListChanged(): void;
   /** A non-fatal transport or protocol problem. */
   onError(error: Error): void;
+  /**
+   * A response or progress notification arrived for a request no longer pending (it timed out or was
+   * cancelled): normal (MCP spec 2025-11-25, "Utilities > Cancellation"), not an error.
+   */
+  onLateMessage?(): void;
   /** `notifications/message` from the server. */
   onServerLog?(message: ServerLogMessage): void;
   /** `notifications/resources/updated` for a subscribed URI. */
@@ -126,7 +132,10 @@ export class Session {
     const transport = createTransport();
     const sdk = new Client(clientInfo, { capabilities: clientCapabilities(features) });
     const session = new Session(sdk, transport, server, features.redact);
-    sdk.onerror = (error) => hooks.onError(redactError(error, features.redact));
+    sdk.onerror = (error) => {
+      if (isSdkLateMessageReport(error)) hooks.onLateMessage?.();
+      else hooks.onError(redactError(error, features.redact));
+    };
     sdk.onclose = () => {
       if (!session.#closing) hooks.onUnexpectedClose(closed(session.#context('connection')));
       session.#direct?.close();
@@ -146,7 +155,11 @@ export class Session {
     }
     // The 2026 era changes the request envelope and result decoding; its calls stay with the SDK.
     if (sdk.getProtocolEra() === 'legacy')
-      session.#direct = new DirectRequests(transport, (error) => sdk.onerror?.(error));
+      session.#direct = new DirectRequests(
+        transport,
+        (error) => sdk.onerror?.(error),
+        () => hooks.onLateMessage?.(),
+      );
     session.#routeDirectResponses();
     return session;
   }
@@ -278,6 +291,7 @@ export class Session {
     options: SessionRequestOptions,
   ): Promise<T> {
     try {
+      this.#requireOpen();
       return await this.#sdk.request({ method, params }, schema, sdkOptions(options));
     } catch (error) {
       throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeout });
@@ -334,6 +348,7 @@ export class Session {
         ? AbortSignal.any([options.signal, capper.signal])
         : (capper?.signal ?? options.signal);
     try {
+      this.#requireOpen();
       return await this.#sdk.request(
         { method: 'tools/call', params },
         callToolResultSchema,
@@ -358,6 +373,15 @@ export class Session {
     } catch {
       // Teardown is best effort: the transport bounds and reports its own failures.
     }
+  }
+
+  /**
+   * Throws the typed `NotConnected` error once the SDK has let go of the transport (the connection closed):
+   * the SDK's request funnel would reject with an untyped `Error('Not connected')`, at once, for the same
+   * condition.
+   */
+  #requireOpen(): void {
+    if (this.#sdk.transport === undefined) throw notConnected();
   }
 
   #context(method: string, extra: Partial<FailureContext> = {}): FailureContext {
