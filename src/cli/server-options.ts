@@ -10,6 +10,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parse as parseShell } from 'shell-quote';
 import {
   createClient as createConfigClient,
+  DEFAULT_CALL_TIMEOUT_MS,
   MCPClient,
   type MCPHttpServer,
   type MCPServerEntry,
@@ -107,7 +108,7 @@ export function addServerOptions(command: Command, options: { repeatable?: boole
     )
     .option(
       '--timeout <ms>',
-      'bound on connecting and on each request, in ms (default 60000)',
+      `bound on connecting and on each request, in ms (default ${DEFAULT_CALL_TIMEOUT_MS})`,
       positiveInteger,
     );
 }
@@ -174,7 +175,7 @@ export function serverTargets(values: ServerListOptionValues): ServerTarget[] {
  *   host. Ignored for a `config` target.
  */
 export function createClient(target: ServerTarget, name?: string): MCPClient {
-  const timeout = target.timeout === undefined ? {} : { connectTimeout: target.timeout };
+  const timeout = target.timeout === undefined ? {} : { connectTimeoutMs: target.timeout };
   // A configured server is always named after its entry: that is the name the user wrote and sees.
   if (target.kind === 'config') return createConfigClient(target.entry, timeout);
   const options = { ...timeout, ...(name === undefined ? {} : { name }) };

@@ -9,6 +9,7 @@ export {
 } from './adapter/content.js';
 export { MCPTool } from './adapter/mcp-tool.js';
 export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
   MCPClient,
   type MCPClientOptions,
   type MCPClientState,

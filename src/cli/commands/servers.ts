@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
   loadServerConfig,
   MCPCallError,
   type MCPServerConfig,
@@ -41,7 +42,11 @@ export function registerServersCommand(program: Command, context: CommandContext
     .description("connect to every server of a config file and list each one's state and tool count")
     .requiredOption('--config <file>', 'server configuration file (mcpServers / VS Code servers JSON)')
     .option('--json', 'print the rows as JSON')
-    .option('--timeout <ms>', 'bound on connecting to each server, in ms (default 60000)', positiveInteger)
+    .option(
+      '--timeout <ms>',
+      `bound on connecting to each server, in ms (default ${DEFAULT_CONNECT_TIMEOUT_MS})`,
+      positiveInteger,
+    )
     .action(async (options: ServersOptions) => {
       const config = await loadServerConfig(options.config);
       const enabled = await connectEach(config, options.timeout, context.io.signal);
@@ -90,7 +95,7 @@ async function connectEach(
   // Only the valid entries: the invalid ones have nothing to connect, and their rows come from the config.
   const servers = MCPServers.fromConfig(
     config.servers,
-    timeout === undefined ? {} : { connectTimeout: timeout },
+    timeout === undefined ? {} : { connectTimeoutMs: timeout },
   );
   // connect() takes no signal: an abort is honoured by disconnecting, which cancels the attempts in flight.
   const onAbort = () => void servers.disconnectAll();

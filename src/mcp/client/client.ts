@@ -29,19 +29,27 @@ import {
   type MCPToolCallOptions,
   resolveCallOptions,
 } from '../session/call-options.js';
+import type { RequestOptions } from '../session/request-options.js';
 import { anyObjectSchema, objectWithArraySchema } from '../session/result-checks.js';
-import type { Session, SessionRequestOptions } from '../session/session.js';
+import type { Session } from '../session/session.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
 import { Connection } from './connection.js';
 import { type MCPClientEvents, TypedEmitter } from './events.js';
-import type { MCPClientOptions, MCPClientState, MCPRequestOptions } from './options.js';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_LIST_CHANGED_DEBOUNCE_MS,
+  type MCPClientOptions,
+  type MCPClientState,
+  type MCPRequestOptions,
+} from './options.js';
 import { httpTransportPlan, stdioTransportPlan, type TransportPlan } from './transport-plan.js';
 
-export type {
-  MCPClientOptions,
-  MCPClientState,
-  MCPFormatResultContext,
-  MCPRequestOptions,
+export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  type MCPClientOptions,
+  type MCPClientState,
+  type MCPFormatResultContext,
+  type MCPRequestOptions,
 } from './options.js';
 
 /**
@@ -215,11 +223,11 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     options?: MCPToolCallOptions,
   ): Promise<CallToolResult> {
     const resolved = resolveCallOptions(this.#callDefaults, name, options);
-    const timeout = resolved.timeout ?? DEFAULT_CALL_TIMEOUT_MS;
+    const timeout = resolved.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     const deadline = Date.now() + timeout;
     // The timeout bounds the whole call, waiting for a reconnect included: a later attempt gets what is left.
     const request = (session: Session, budget: number) =>
-      session.callTool(name, input, { ...resolved, timeout: Math.max(1, budget) });
+      session.callTool(name, input, { ...resolved, timeoutMs: Math.max(1, budget) });
     // Connected (the common case): no await before the request, and the configured timeout as given.
     const connection = this.#connection;
     const ready = connection.connected;
@@ -273,7 +281,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       this.#refreshAgain = false;
       const session = this.#connection.connected;
       if (!session) throw this.#connection.notConnected('tools/list', 'not connected');
-      const definitions = await session.listTools({ timeout: this.#options.connectTimeout ?? 60_000 });
+      const definitions = await session.listTools({ timeoutMs: this.#connectTimeoutMs });
       if (session !== this.#connection.session)
         throw this.#connection.notConnected('tools/list', 'the connection changed');
       this.#applyTools(this.#tools.replace(definitions));
@@ -286,8 +294,13 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     return this.#connection.requireSession(method);
   }
 
-  #requestOptions(options: MCPRequestOptions = {}): SessionRequestOptions {
-    return { timeout: options.timeout ?? this.#options.connectTimeout ?? 60_000, signal: options.signal };
+  /** The bound on requests other than tool calls, in ms. */
+  get #connectTimeoutMs(): number {
+    return this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  }
+
+  #requestOptions(options: MCPRequestOptions = {}): RequestOptions {
+    return { timeoutMs: options.timeoutMs ?? this.#connectTimeoutMs, signal: options.signal };
   }
 
   /**
@@ -391,6 +404,6 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       this.refreshTools().catch((error: unknown) => {
         this.emit('error', error instanceof Error ? error : new Error(String(error)));
       });
-    }, this.#options.listChangedDebounceMs ?? 20);
+    }, this.#options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS);
   }
 }

@@ -10,17 +10,13 @@ import { VERSION } from '../../core/version.js';
 import type { MCPTool } from '../adapter/mcp-tool.js';
 import { MCPCallError } from '../protocol/errors.js';
 import type { MCPToolDefinition } from '../protocol/types.js';
-import { DEFAULT_CALL_TIMEOUT_MS, type MCPToolCallOptions } from '../session/call-options.js';
+import { DEFAULT_CALL_TIMEOUT_MS, type ResolvedCallOptions } from '../session/call-options.js';
 import { toCallError } from '../session/error-mapping.js';
+import type { RequestOptions } from '../session/request-options.js';
 import { anyObjectSchema } from '../session/result-checks.js';
-import {
-  Session,
-  type SessionClientFeatures,
-  type SessionHooks,
-  type SessionRequestOptions,
-} from '../session/session.js';
+import { Session, type SessionClientFeatures, type SessionHooks } from '../session/session.js';
 import type { MCPClientEvents, TypedEmitter } from './events.js';
-import type { MCPClientOptions, MCPClientState } from './options.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, type MCPClientOptions, type MCPClientState } from './options.js';
 import { backoffDelay, type ReconnectPolicy, reconnectPolicy } from './reconnect.js';
 import type { TransportPlan } from './transport-plan.js';
 import { type Deferred, deferred, sleep, waitWithin } from './waiting.js';
@@ -126,7 +122,7 @@ export class Connection {
   }
 
   /** Whether a call that failed with `error` is sent again once reconnected. */
-  shouldRetry(error: unknown, options: MCPToolCallOptions): boolean {
+  shouldRetry(error: unknown, options: ResolvedCallOptions): boolean {
     if (!this.#policy.enabled || options.signal?.aborted || options.retryOnReconnect === false) return false;
     return (
       error instanceof MCPCallError &&
@@ -140,7 +136,7 @@ export class Connection {
    * @throws MCPCallError kind `not_connected` when there is nothing to wait for or the wait ended without a
    *   connection; `timeout` past the deadline; the mapped abort reason when the signal fired.
    */
-  async sessionForCall(toolName: string, options: MCPToolCallOptions, deadline: number): Promise<Session> {
+  async sessionForCall(toolName: string, options: ResolvedCallOptions, deadline: number): Promise<Session> {
     if (this.#state === 'connected' && this.#session) return this.#session;
     const pending = this.#state === 'reconnecting' ? this.#ready?.promise : this.#connecting;
     if (!pending) throw this.notConnected('tools/call', `not connected (state: ${this.#state})`, toolName);
@@ -181,7 +177,10 @@ export class Connection {
   /** Opens a session and discovers tools; on success it is the current session. */
   async #establish(signal: AbortSignal): Promise<void> {
     const { options } = this.#host;
-    const requestOptions: SessionRequestOptions = { signal, timeout: options.connectTimeout ?? 60_000 };
+    const requestOptions: RequestOptions = {
+      signal,
+      timeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    };
     const session = await this.#openSession(requestOptions);
     try {
       const definitions = await session.listTools(requestOptions);
@@ -202,7 +201,7 @@ export class Connection {
   }
 
   /** The `initialize` handshake through each of the plan's transports in turn, until one is not refused. */
-  async #openSession(options: SessionRequestOptions): Promise<Session> {
+  async #openSession(options: RequestOptions): Promise<Session> {
     const host = this.#host;
     const clientInfo = {
       name: host.options.clientName ?? 'agentwire',
@@ -288,10 +287,10 @@ export class Connection {
     events.emit('error', error);
   }
 
-  async #waitFor(pending: Promise<void>, toolName: string, options: MCPToolCallOptions, deadline: number) {
+  async #waitFor(pending: Promise<void>, toolName: string, options: ResolvedCallOptions, deadline: number) {
     const name = this.#host.name;
     const context = { server: name, method: 'tools/call', toolName, signal: options.signal };
-    const timeoutMs = options.timeout ?? DEFAULT_CALL_TIMEOUT_MS;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     try {
       await waitWithin(pending, deadline - Date.now(), options.signal, () => {
         const reason = `timed out after ${timeoutMs} ms waiting for the connection`;

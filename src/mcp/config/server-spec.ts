@@ -45,8 +45,11 @@ export interface MCPHttpServer {
   skipIssuerMetadataValidation?: boolean;
   /** `'streamable-http'`, `'sse'` (2024-11-05 HTTP+SSE), or `'auto'`: Streamable HTTP, else SSE. Default auto. */
   transport?: 'auto' | 'streamable-http' | 'sse';
-  /** Bound in ms on silence from a server while a response is awaited; resets on every byte. Default 120 000. */
-  idleTimeout?: number;
+  /**
+   * Bound in ms on silence from a server while a response is awaited; resets on every byte. Default 120 000
+   * (the HTTP transport's `DEFAULT_IDLE_TIMEOUT_MS`).
+   */
+  idleTimeoutMs?: number;
   /**
    * A `fetch` for every request (proxies, custom TLS, tests). Default: undici's `request()` on the global
    * dispatcher, the one the global `fetch` uses (so `setGlobalDispatcher` applies); the global `fetch`

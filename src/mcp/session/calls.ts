@@ -3,7 +3,7 @@
  *
  * Why: the SDK classifies every inbound message with zod schemas and routes each response through its
  * generic funnel (timeout bookkeeping per id, codec, async result validation); profiled, that was about a
- * fifth of the client CPU of a tool call (bench/PROFILE.md §3). Here a response is matched to its call
+ * fifth of the client CPU of a tool call. Here a response is matched to its call
  * through one map lookup and checked with the caller's structural schema.
  *
  * Ids are strings (`"aw-1"`, `"aw-2"`, …; JSON-RPC 2.0 §4 allows string ids, and MCP requires only that an
@@ -13,7 +13,7 @@
  * Everything the SDK did for a call is done here, with the same error values, so that `toCallError`
  * (error-mapping.ts) turns them into exactly the same {@link MCPCallError}s:
  * - timeout (one timer, refreshed on progress when `resetTimeoutOnProgress`): `SdkError` `RequestTimeout`;
- * - `maxTotalTimeout` (a second timer, exact whatever the progress): `SdkError` `RequestTimeout` with
+ * - `maxTotalTimeoutMs` (a second timer, exact whatever the progress): `SdkError` `RequestTimeout` with
  *   `{ maxTotalTimeout }`;
  * - the caller's `AbortSignal`: rejects at once; `toCallError` reports it as `aborted` with the reason;
  * - timeout and abort send `notifications/cancelled` `{ requestId, reason }` (MCP spec 2025-11-25,
@@ -23,7 +23,6 @@
  * - the connection closing: `SdkError` `ConnectionClosed` (mapped with the transport's `closeInfo`).
  */
 import {
-  DEFAULT_REQUEST_TIMEOUT_MSEC,
   type JSONRPCMessage,
   type JSONRPCRequest,
   ProtocolError,
@@ -34,18 +33,7 @@ import {
 import { isRecord } from '../../core/json.js';
 import type { Progress } from '../protocol/types.js';
 import type { AgentwireTransport } from '../transports/transport.js';
-
-/** Options of one direct request; the same meaning as the SDK's `RequestOptions`. */
-export interface DirectRequestOptions {
-  signal?: AbortSignal | undefined;
-  /** Per-request timeout in ms. Default 60 000 (the SDK's `DEFAULT_REQUEST_TIMEOUT_MSEC`). */
-  timeout?: number | undefined;
-  /** Restart the timeout whenever progress arrives. Asks for progress even without `onprogress`. */
-  resetTimeoutOnProgress?: boolean | undefined;
-  /** Hard cap on the request's total time in ms, whatever progress arrives. */
-  maxTotalTimeout?: number | undefined;
-  onprogress?: ((progress: Progress) => void) | undefined;
-}
+import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
 
 /** What a pending request does with what arrives for it. */
 interface PendingRequest {
@@ -84,7 +72,7 @@ export class DirectRequests {
     method: string,
     params: Record<string, unknown>,
     schema: StandardSchemaV1<unknown, T>,
-    options: DirectRequestOptions,
+    options: RequestOptions,
   ): Promise<T> {
     if (this.#closed) return Promise.reject(notConnected());
     const signal = options.signal;
@@ -98,11 +86,11 @@ export class DirectRequests {
       params: wantsProgress ? withProgressToken(params, id) : params,
     };
     return new Promise<T>((resolve, reject) => {
-      const timeout = options.timeout ?? DEFAULT_REQUEST_TIMEOUT_MSEC;
+      const timeout = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
       const timedOut = () =>
         cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout }));
       const timer = setTimeout(timedOut, timeout);
-      const cap = options.maxTotalTimeout;
+      const cap = options.maxTotalTimeoutMs;
       const capTimer =
         cap === undefined
           ? undefined

@@ -53,7 +53,7 @@ describe('a closed session', () => {
       { name: 'test', version: '1.0.0' },
       () => new StdioTransport({ ...server, serverName: 'scripted' }),
       hooks,
-      { timeout: 10_000 },
+      { timeoutMs: 10_000 },
     );
     await session.close();
     const viaSdk = await session.request('ping', {}, anyObjectSchema, {}).catch((e: unknown) => e);

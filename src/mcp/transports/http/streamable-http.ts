@@ -62,6 +62,9 @@ import type { JsonAnswer } from './undici.js';
 
 export type { HttpFetch } from './requester.js';
 
+/** Default longest silence from a server while an answer is awaited, in ms (`idleTimeoutMs`). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+
 /** Options of {@link StreamableHTTPTransport}. */
 export interface StreamableHTTPTransportOptions {
   /** The MCP endpoint, e.g. `https://example.com/mcp`. */
@@ -85,7 +88,7 @@ export interface StreamableHTTPTransportOptions {
   /**
    * Longest silence allowed while waiting for an answer, in ms: no headers, or no body bytes, for this long
    * fails the request with kind `timeout`. Resets on every byte, so a long call that streams progress is never
-   * cut off. Default 120_000.
+   * cut off. Default {@link DEFAULT_IDLE_TIMEOUT_MS}.
    */
   idleTimeoutMs?: number;
   /** Bound on the DELETE that ends the session in `close()`, in ms. Default 5_000. */
@@ -135,7 +138,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     this.headers = new RequestHeaders(options.headers);
     this.requester = new Requester(url, options.fetch);
     this.auth = options.auth;
-    this.idleTimeoutMs = options.idleTimeoutMs ?? 120_000;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.server = options.serverName ?? url.host;
     this.reconnection = resolveReconnection(options.reconnection);
     this.session = new HttpSession(this.server, options.deleteTimeoutMs ?? 5_000, () => {
