@@ -6,6 +6,7 @@
  * - `disconnect()` ends whatever is under way: `disconnected`.
  * Calls made while a connect or reconnect is in flight wait for it, within their own timeout.
  */
+import { sleep } from '../../core/sleep.js';
 import { VERSION } from '../../core/version.js';
 import type { MCPTool } from '../adapter/mcp-tool.js';
 import { MCPCallError } from '../protocol/errors.js';
@@ -19,7 +20,7 @@ import type { MCPClientEvents, TypedEmitter } from './events.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, type MCPClientOptions, type MCPClientState } from './options.js';
 import { backoffDelay, type ReconnectPolicy, reconnectPolicy } from './reconnect.js';
 import type { TransportPlan } from './transport-plan.js';
-import { type Deferred, deferred, sleep, waitWithin } from './waiting.js';
+import { type Deferred, deferred, waitWithin } from './waiting.js';
 
 /** What a {@link Connection} needs from its client. */
 export interface ConnectionHost {
