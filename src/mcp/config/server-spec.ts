@@ -2,7 +2,7 @@
  * How a server is described: a command to start (stdio) or the HTTP options of a URL, and the checks a
  * server URL and its headers must pass before anything is sent.
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
 import { MCPConfigError } from '../protocol/errors.js';
 
 /** A local server started as a child process (TypeScript seed, `MCPClient.fromStdio(config)`). */
@@ -51,12 +51,13 @@ export interface MCPHttpServer {
    */
   idleTimeoutMs?: number;
   /**
-   * A `fetch` for every request (proxies, custom TLS, tests). Default: undici's `request()` on the global
+   * A `fetch` for every request (proxies, custom TLS, tests): any `(url, init) => Promise<Response>` (the
+   * MCP SDK's `FetchLike`; the global `fetch` is one). Default: undici's `request()` on the global
    * dispatcher, the one the global `fetch` uses (so `setGlobalDispatcher` applies); the global `fetch`
    * itself when it is not Node's own (a stub, MSW), for ports `fetch` refuses, and after a redirect (see
-   * transports/http-undici.ts).
+   * transports/http/undici.ts).
    */
-  fetch?: typeof fetch;
+  fetch?: FetchLike;
 }
 
 /**

@@ -34,6 +34,7 @@
  */
 
 import type {
+  FetchLike,
   JSONRPCMessage,
   MessageExtraInfo,
   RequestId,
@@ -56,11 +57,9 @@ import {
   type RequestState,
   requestFailure,
 } from './request-state.js';
-import { type HttpFetch, Requester } from './requester.js';
+import { Requester } from './requester.js';
 import { HttpSession, isInitialize } from './session.js';
 import type { JsonAnswer } from './undici.js';
-
-export type { HttpFetch } from './requester.js';
 
 /** Default longest silence from a server while an answer is awaited, in ms (`idleTimeoutMs`). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
@@ -84,7 +83,7 @@ export interface StreamableHTTPTransportOptions {
    * uses, without its web streams; undici.ts), or the global `fetch` when it is not Node's own (a
    * stub, MSW), when the server's port is one `fetch` refuses, and after the server redirected.
    */
-  fetch?: HttpFetch;
+  fetch?: FetchLike;
   /**
    * Longest silence allowed while waiting for an answer, in ms: no headers, or no body bytes, for this long
    * fails the request with kind `timeout`. Resets on every byte, so a long call that streams progress is never
