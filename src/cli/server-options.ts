@@ -14,7 +14,9 @@ import {
   MCPClient,
   type MCPHttpServer,
   type MCPServerEntry,
+  MCPServerUrlError,
   type MCPStdioServer,
+  parseServerUrl,
 } from '../mcp/index.js';
 import { UsageError } from './usage-error.js';
 
@@ -234,16 +236,25 @@ function parseHeaders(lines: string[]): Record<string, string> {
   return headers;
 }
 
+/**
+ * `--url`, checked as every server URL is (`parseServerUrl`), worded for the command line. A URL may carry a
+ * token in its query or userinfo: the messages name the problem, never the text.
+ * @throws UsageError for a URL that does not parse or is not http(s); the `MCPServerUrlError` itself for
+ *   one with credentials (its message is the client's own).
+ */
 function parseUrl(text: string): URL {
-  let url: URL;
   try {
-    url = new URL(text);
-  } catch {
-    // A URL may carry a token in its query or userinfo: name the problem, not the text.
-    throw new UsageError('--url is not a valid absolute URL (e.g. http://localhost:3001/mcp)');
+    return parseServerUrl(text);
+  } catch (error) {
+    if (!(error instanceof MCPServerUrlError)) throw error;
+    if (error.problem === 'invalid') {
+      throw new UsageError('--url is not a valid absolute URL (e.g. http://localhost:3001/mcp)', {
+        cause: error,
+      });
+    }
+    if (error.problem === 'not_http') {
+      throw new UsageError(`--url must be an http: or https: URL, got "${error.protocol}"`, { cause: error });
+    }
+    throw error;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--url must be an http: or https: URL, got "${url.protocol}"`);
-  }
-  return url;
 }

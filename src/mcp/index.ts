@@ -32,7 +32,7 @@ export {
   type MCPToolFilter,
   parseServerConfig,
 } from './config/load.js';
-export type { MCPHttpServer, MCPStdioServer } from './config/server-spec.js';
+export { type MCPHttpServer, type MCPStdioServer, parseServerUrl } from './config/server-spec.js';
 export { toolFilter } from './config/tool-filter.js';
 export {
   MCPCallError,
@@ -42,6 +42,8 @@ export {
   MCPConfigError,
   type MCPConfigErrorDetails,
   MCPError,
+  MCPServerUrlError,
+  type MCPServerUrlProblem,
   MCPToolError,
 } from './protocol/errors.js';
 export type * from './protocol/types.js';

@@ -3,7 +3,7 @@
  * server URL and its headers must pass before anything is sent.
  */
 import type { FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
-import { MCPConfigError } from '../protocol/errors.js';
+import { MCPConfigError, MCPServerUrlError } from '../protocol/errors.js';
 
 /** A local server started as a child process (TypeScript seed, `MCPClient.fromStdio(config)`). */
 export interface MCPStdioServer {
@@ -61,25 +61,22 @@ export interface MCPHttpServer {
 }
 
 /**
- * The server URL, checked. Credentials in the URL (`user:password@`) are refused: `fetch` cannot send them
- * and they would be printed wherever the URL is. Messages never quote the URL.
- * @throws MCPConfigError
+ * The server URL, checked: the one check of every server URL (`MCPClient.fromUrl`, configuration entries,
+ * the CLI's `--url`). It must be an absolute `http:` or `https:` URL without credentials (`user:password@`):
+ * `fetch` cannot send them and they would be printed wherever the URL is. Messages never quote the URL.
+ * @throws MCPServerUrlError whose `problem` says what is wrong (`invalid`, `not_http`, `credentials`).
  */
 export function parseServerUrl(url: string | URL): URL {
   let target: URL;
   try {
     target = new URL(url);
   } catch (error) {
-    throw new MCPConfigError('the server URL is not a valid absolute URL', { cause: error });
+    throw new MCPServerUrlError('invalid', { cause: error });
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-    throw new MCPConfigError(`the server URL must be http: or https:, not ${target.protocol}`);
+    throw new MCPServerUrlError('not_http', { protocol: target.protocol });
   }
-  if (target.username || target.password) {
-    throw new MCPConfigError(
-      'the server URL must not contain credentials (user:password@); send them in a header such as Authorization',
-    );
-  }
+  if (target.username || target.password) throw new MCPServerUrlError('credentials');
   return target;
 }
 

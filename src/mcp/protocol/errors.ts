@@ -220,3 +220,38 @@ export class MCPConfigError extends MCPError {
     this.variable = details.variable;
   }
 }
+
+/**
+ * Why a server URL was refused: `invalid` (not a valid absolute URL), `not_http` (a scheme other than
+ * `http:` and `https:`; `protocol` says which), `credentials` (it carries `user:password@`, which `fetch`
+ * cannot send and which would be printed wherever the URL is).
+ */
+export type MCPServerUrlProblem = 'invalid' | 'not_http' | 'credentials';
+
+const SERVER_URL_PROBLEMS: Record<MCPServerUrlProblem, (protocol: string | undefined) => string> = {
+  invalid: () => 'the server URL is not a valid absolute URL',
+  not_http: (protocol) => `the server URL must be http: or https:, not ${protocol}`,
+  credentials: () =>
+    'the server URL must not contain credentials (user:password@); send them in a header such as Authorization',
+};
+
+/**
+ * A server URL that cannot be used (thrown by `MCPClient.fromUrl`; configuration files and the CLI word the
+ * same `problem` their own way). The message never quotes the URL: its query may carry a token.
+ */
+export class MCPServerUrlError extends MCPConfigError {
+  override name = 'MCPServerUrlError';
+  readonly problem: MCPServerUrlProblem;
+  /** The URL's scheme, colon included (`ws:`), for `not_http`. */
+  readonly protocol: string | undefined;
+
+  constructor(
+    problem: MCPServerUrlProblem,
+    details: MCPConfigErrorDetails & { protocol?: string | undefined } = {},
+  ) {
+    const { protocol, ...where } = details;
+    super(SERVER_URL_PROBLEMS[problem](protocol), where);
+    this.problem = problem;
+    this.protocol = protocol;
+  }
+}
