@@ -48,7 +48,7 @@ export class MCPToolError extends MCPError {
  * - `jsonrpc`: the server answered with a JSON-RPC error (`code`, `data` set).
  * - `connection_closed`: the connection ended while the request was pending (`exitCode` / `signal` and
  *   `stderrTail` set for stdio servers).
- * - `timeout`: the request's timeout or `maxTotalTimeout` elapsed (`timeoutMs` set).
+ * - `timeout`: the request's `timeoutMs` or `maxTotalTimeoutMs` elapsed (`timeoutMs` set).
  * - `aborted`: the caller's `AbortSignal` fired; the abort reason is on `cause`.
  * - `session_expired`: the Streamable HTTP server no longer knows our `Mcp-Session-Id` (404, or a 400 that
  *   says so); the session has been cleared.
