@@ -90,9 +90,12 @@ describe('public API', () => {
         'MCPError',
         'MCPCallError',
         'MCPCallErrorDetails',
+        'MCPCallErrorChanges',
         'MCPCallErrorKind',
         'MCPConfigError',
         'MCPConfigErrorDetails',
+        'MCPServerUrlError',
+        'MCPServerUrlProblem',
         'MCPToolError',
         // mcp: rendering for a model
         'renderCallToolResult',

@@ -4,7 +4,7 @@
  * stderr, instead of being dropped because nobody listened.
  * The transports already rate-limit repeated reports.
  */
-import type { MCPClient } from '../mcp/index.js';
+import { type MCPClient, MCPError } from '../mcp/index.js';
 import { type CliIo, singleLine } from './io.js';
 
 /** Prints `client`'s `error` events and warning-level `log` events as `warning:` lines on stderr. */
@@ -15,8 +15,11 @@ export function reportDiagnostics(client: MCPClient, io: CliIo): void {
   };
   client.on('error', (error) => {
     const message = oneLine(error.message);
-    // Most messages already name the server; do not say it twice.
-    const named = message.includes(`"${client.name}"`) ? message : `MCP server "${client.name}": ${message}`;
+    // agentwire's errors name their server (the `server` field says which); others get the name here.
+    const named =
+      error instanceof MCPError && error.server === client.name
+        ? message
+        : `MCP server "${client.name}": ${message}`;
     io.stderr(`warning: ${named}\n`);
   });
   client.on('log', (entry) => {

@@ -8,13 +8,16 @@
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parse as parseShell } from 'shell-quote';
+import { parseServerUrl } from '../mcp/config/server-spec.js';
 import {
   createClient as createConfigClient,
   MCPClient,
   type MCPHttpServer,
   type MCPServerEntry,
+  MCPServerUrlError,
   type MCPStdioServer,
 } from '../mcp/index.js';
+import { DEFAULT_CALL_TIMEOUT_MS } from '../mcp/session/call-options.js';
 import { UsageError } from './usage-error.js';
 
 /** The raw option values as commander collects them. */
@@ -107,7 +110,7 @@ export function addServerOptions(command: Command, options: { repeatable?: boole
     )
     .option(
       '--timeout <ms>',
-      'bound on connecting and on each request, in ms (default 60000)',
+      `bound on connecting and on each request, in ms (default ${DEFAULT_CALL_TIMEOUT_MS})`,
       positiveInteger,
     );
 }
@@ -174,7 +177,7 @@ export function serverTargets(values: ServerListOptionValues): ServerTarget[] {
  *   host. Ignored for a `config` target.
  */
 export function createClient(target: ServerTarget, name?: string): MCPClient {
-  const timeout = target.timeout === undefined ? {} : { connectTimeout: target.timeout };
+  const timeout = target.timeout === undefined ? {} : { connectTimeoutMs: target.timeout };
   // A configured server is always named after its entry: that is the name the user wrote and sees.
   if (target.kind === 'config') return createConfigClient(target.entry, timeout);
   const options = { ...timeout, ...(name === undefined ? {} : { name }) };
@@ -233,16 +236,25 @@ function parseHeaders(lines: string[]): Record<string, string> {
   return headers;
 }
 
+/**
+ * `--url`, checked as every server URL is (`parseServerUrl`), worded for the command line. A URL may carry a
+ * token in its query or userinfo: the messages name the problem, never the text.
+ * @throws UsageError for a URL that does not parse or is not http(s); the `MCPServerUrlError` itself for
+ *   one with credentials (its message is the client's own).
+ */
 function parseUrl(text: string): URL {
-  let url: URL;
   try {
-    url = new URL(text);
-  } catch {
-    // A URL may carry a token in its query or userinfo: name the problem, not the text.
-    throw new UsageError('--url is not a valid absolute URL (e.g. http://localhost:3001/mcp)');
+    return parseServerUrl(text);
+  } catch (error) {
+    if (!(error instanceof MCPServerUrlError)) throw error;
+    if (error.problem === 'invalid') {
+      throw new UsageError('--url is not a valid absolute URL (e.g. http://localhost:3001/mcp)', {
+        cause: error,
+      });
+    }
+    if (error.problem === 'not_http') {
+      throw new UsageError(`--url must be an http: or https: URL, got "${error.protocol}"`, { cause: error });
+    }
+    throw error;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--url must be an http: or https: URL, got "${url.protocol}"`);
-  }
-  return url;
 }

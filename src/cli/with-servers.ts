@@ -32,7 +32,7 @@ export function createClients(targets: readonly ServerTarget[]): MCPClient[] {
       taken.add(client.name);
     }
     // `--timeout` bounds each request, as for `agentwire call`: here, every tool call the model makes.
-    if (target.timeout !== undefined) client.setCallOptions({ timeout: target.timeout });
+    if (target.timeout !== undefined) client.setCallOptions({ timeoutMs: target.timeout });
     return client;
   });
 }

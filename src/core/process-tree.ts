@@ -8,6 +8,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import treeKill from 'tree-kill';
+import { sleep } from './sleep.js';
 
 /** True where process groups exist and we spawn servers as group leaders (every platform but Windows). */
 export const usesProcessGroups = process.platform !== 'win32';
@@ -95,16 +96,6 @@ export async function waitForProcessTreeExit(
     await sleep(Math.min(intervalMs, left));
   }
   return true;
-}
-
-/**
- * Resolves after `ms` milliseconds. The timer is ref'd on purpose: a teardown someone awaits must finish
- * (it is bounded by the grace periods). With an unref'd timer, a host whose only remaining work was this
- * wait — a CLI stopping its server after Ctrl-C, once the direct child had exited — saw its event loop empty
- * mid-teardown and Node ended it with exit code 13 (unsettled top-level await), skipping its own cleanup.
- */
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function errnoCode(error: unknown): string | undefined {

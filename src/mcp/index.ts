@@ -29,11 +29,14 @@ export type { MCPHttpServer, MCPStdioServer } from './config/server-spec.js';
 export { type MCPToolFilter, toolFilter } from './config/tool-filter.js';
 export {
   MCPCallError,
+  type MCPCallErrorChanges,
   type MCPCallErrorDetails,
   type MCPCallErrorKind,
   MCPConfigError,
   type MCPConfigErrorDetails,
   MCPError,
+  MCPServerUrlError,
+  type MCPServerUrlProblem,
   MCPToolError,
 } from './protocol/errors.js';
 export type {

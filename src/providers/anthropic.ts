@@ -35,7 +35,7 @@ export interface AnthropicModelOptions {
   /** SDK retries on 408/409/429/5xx and connection errors. Default 2 (the SDK's). */
   maxRetries?: number;
   /** SDK request timeout in ms. Default: the SDK's (10 minutes). */
-  timeout?: number;
+  timeoutMs?: number;
 }
 
 /**
@@ -75,7 +75,7 @@ class AnthropicModel implements Model {
             ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
             ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
             ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-            ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+            ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
           }),
       );
       client.catch(() => {

@@ -37,7 +37,7 @@ export interface OpenAIModelOptions {
   /** SDK retries. Default 2 (the SDK's). */
   maxRetries?: number;
   /** SDK request timeout in ms. Default: the SDK's (10 minutes). */
-  timeout?: number;
+  timeoutMs?: number;
   /** Ask for token usage in the stream (`stream_options.include_usage`). Default true. */
   includeUsage?: boolean;
 }
@@ -80,7 +80,7 @@ class OpenAIModel implements Model {
             apiKey: this.#apiKey,
             ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
             ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-            ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+            ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
           }),
       );
       client.catch(() => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ServerOptionValues, serverTarget } from '../../src/cli/server-options.js';
 import { UsageError } from '../../src/cli/usage-error.js';
+import { MCPServerUrlError } from '../../src/mcp/protocol/errors.js';
 
 const none: ServerOptionValues = { env: [], header: [] };
 
@@ -66,6 +67,22 @@ describe('serverTarget for --url', () => {
     expect(() => serverTarget({ ...none, url: 'not a url?token=s3cret' })).toThrow(
       new UsageError('--url is not a valid absolute URL (e.g. http://localhost:3001/mcp)'),
     );
+  });
+
+  it('refuses a URL with credentials as the client does, without echoing them', () => {
+    const error = (() => {
+      try {
+        serverTarget({ ...none, url: 'https://ann:s3cret@mcp.example.com/mcp' });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(MCPServerUrlError);
+    expect(error).toMatchObject({
+      problem: 'credentials',
+      message:
+        'the server URL must not contain credentials (user:password@); send them in a header such as Authorization',
+    });
   });
 
   it.each([['Authorization Bearer s3cret'], [': s3cret'], ['Bad Name: s3cret']])(

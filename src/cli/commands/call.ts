@@ -36,7 +36,7 @@ export function registerCallCommand(program: Command, context: CommandContext): 
       // Checked before anything is started, so a typo costs no server start.
       const input = parseJsonArgs(jsonArgs);
       const target = await commandTarget(options);
-      const timeout = target.timeout === undefined ? {} : { timeout: target.timeout };
+      const timeout = target.timeout === undefined ? {} : { timeoutMs: target.timeout };
       const result = await withServer(target, context.io, async (client) => {
         requireTool(client, target, tool);
         return client.callTool(tool, input, {

@@ -3,6 +3,7 @@
  * its state and tool counts.
  */
 import type { Command } from 'commander';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../mcp/client/options.js';
 import {
   loadServerConfig,
   type MCPServerConfig,
@@ -40,7 +41,11 @@ export function registerServersCommand(program: Command, context: CommandContext
     .description("connect to every server of a config file and list each one's state and tool count")
     .requiredOption('--config <file>', 'server configuration file (mcpServers / VS Code servers JSON)')
     .option('--json', 'print the rows as JSON')
-    .option('--timeout <ms>', 'bound on connecting to each server, in ms (default 60000)', positiveInteger)
+    .option(
+      '--timeout <ms>',
+      `bound on connecting to each server, in ms (default ${DEFAULT_CONNECT_TIMEOUT_MS})`,
+      positiveInteger,
+    )
     .action(async (options: ServersOptions) => {
       const config = await loadServerConfig(options.config);
       const enabled = await connectEach(config, options.timeout, context.io);

@@ -29,21 +29,29 @@ import {
   type MCPToolCallOptions,
   resolveCallOptions,
 } from '../session/call-options.js';
+import type { RequestOptions } from '../session/request-options.js';
 import { anyObjectSchema, objectWithArraySchema } from '../session/result-checks.js';
-import type { Session, SessionRequestOptions } from '../session/session.js';
+import type { Session } from '../session/session.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
 import type { MCPConnectOptions } from './connect-attempt.js';
 import { Connection } from './connection.js';
 import { type MCPClientEvents, TypedEmitter } from './events.js';
-import type { MCPClientOptions, MCPClientState, MCPRequestOptions } from './options.js';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_LIST_CHANGED_DEBOUNCE_MS,
+  type MCPClientOptions,
+  type MCPClientState,
+  type MCPRequestOptions,
+} from './options.js';
 import { httpTransportPlan, stdioTransportPlan, type TransportPlan } from './transport-plan.js';
 
 export type { MCPConnectOptions } from './connect-attempt.js';
-export type {
-  MCPClientOptions,
-  MCPClientState,
-  MCPFormatResultContext,
-  MCPRequestOptions,
+export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  type MCPClientOptions,
+  type MCPClientState,
+  type MCPFormatResultContext,
+  type MCPRequestOptions,
 } from './options.js';
 
 /**
@@ -87,7 +95,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
         if (deliberate) this.#tools.clear();
       },
       sessionEvents: {
-        onError: (error: Error) => this.#onBackgroundError(error),
+        onError: (error: Error) => this.emit('error', error),
+        onLateMessage: () => this.#onLateMessage(),
         onServerLog: (message) => this.emit('serverLog', { ...message, server: this.name }),
         onResourceUpdated: (uri) => this.emit('resourceUpdated', { uri }),
         onListChanged: (list) => this.emit(list === 'resources' ? 'resourcesChanged' : 'promptsChanged', {}),
@@ -180,24 +189,15 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   }
 
   /**
-   * Out-of-band errors from the session. A response that arrives after its request timed out or was
-   * cancelled is normal (MCP spec 2025-11-25, "Cancellation": the receiver may already be answering), so the
-   * SDK's "unknown message ID" and "unknown token" reports are debug logs, not errors.
+   * A response or progress arrived after its request timed out or was cancelled. Normal (MCP spec
+   * 2025-11-25, "Cancellation": the receiver may already be answering, and a server may keep sending progress
+   * until it notices), so a debug log, not an error.
    */
-  #onBackgroundError(error: Error): void {
-    // Also normal: progress a server keeps sending until it notices the cancellation.
-    if (
-      /^Received a (response for an unknown message ID|progress notification for an unknown token)/.test(
-        error.message,
-      )
-    ) {
-      this.emit('log', {
-        level: 'debug',
-        message: `MCP server "${this.name}": a response or progress arrived after its request ended`,
-      });
-      return;
-    }
-    this.emit('error', error);
+  #onLateMessage(): void {
+    this.emit('log', {
+      level: 'debug',
+      message: `MCP server "${this.name}": a response or progress arrived after its request ended`,
+    });
   }
 
   #applyTools({ duplicates, ...diff }: ReturnType<ToolSet['replace']>): void {
@@ -235,11 +235,11 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     options?: MCPToolCallOptions,
   ): Promise<CallToolResult> {
     const resolved = resolveCallOptions(this.#callDefaults, name, options);
-    const timeout = resolved.timeout ?? DEFAULT_CALL_TIMEOUT_MS;
+    const timeout = resolved.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     const deadline = Date.now() + timeout;
     // The timeout bounds the whole call, waiting for a reconnect included: a later attempt gets what is left.
     const request = (session: Session, budget: number) =>
-      session.callTool(name, input, { ...resolved, timeout: Math.max(1, budget) });
+      session.callTool(name, input, { ...resolved, timeoutMs: Math.max(1, budget) });
     // Connected (the common case): no await before the request, and the configured timeout as given.
     const connection = this.#connection;
     const ready = connection.connected;
@@ -293,7 +293,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       this.#refreshAgain = false;
       const session = this.#connection.connected;
       if (!session) throw this.#connection.notConnected('tools/list', 'not connected');
-      const definitions = await session.listTools({ timeout: this.#options.connectTimeout ?? 60_000 });
+      const definitions = await session.listTools({ timeoutMs: this.#connectTimeoutMs });
       if (session !== this.#connection.session)
         throw this.#connection.notConnected('tools/list', 'the connection changed');
       this.#applyTools(this.#tools.replace(definitions));
@@ -306,8 +306,13 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     return this.#connection.requireSession(method);
   }
 
-  #requestOptions(options: MCPRequestOptions = {}): SessionRequestOptions {
-    return { timeout: options.timeout ?? this.#options.connectTimeout ?? 60_000, signal: options.signal };
+  /** The bound on requests other than tool calls, in ms. */
+  get #connectTimeoutMs(): number {
+    return this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  }
+
+  #requestOptions(options: MCPRequestOptions = {}): RequestOptions {
+    return { timeoutMs: options.timeoutMs ?? this.#connectTimeoutMs, signal: options.signal };
   }
 
   /**
@@ -411,6 +416,6 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       this.refreshTools().catch((error: unknown) => {
         this.emit('error', error instanceof Error ? error : new Error(String(error)));
       });
-    }, this.#options.listChangedDebounceMs ?? 20);
+    }, this.#options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS);
   }
 }

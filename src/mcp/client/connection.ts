@@ -7,25 +7,22 @@
  * - `disconnect()` ends whatever is under way: `disconnected`.
  * Calls made while a connect or reconnect is in flight wait for it, within their own timeout.
  */
+import { sleep } from '../../core/sleep.js';
 import { VERSION } from '../../core/version.js';
 import type { MCPTool } from '../adapter/mcp-tool.js';
 import { MCPCallError } from '../protocol/errors.js';
 import type { MCPToolDefinition } from '../protocol/types.js';
-import { DEFAULT_CALL_TIMEOUT_MS, type MCPToolCallOptions } from '../session/call-options.js';
+import { DEFAULT_CALL_TIMEOUT_MS, type ResolvedCallOptions } from '../session/call-options.js';
 import { toCallError } from '../session/error-mapping.js';
+import type { RequestOptions } from '../session/request-options.js';
 import { anyObjectSchema } from '../session/result-checks.js';
-import {
-  Session,
-  type SessionClientFeatures,
-  type SessionHooks,
-  type SessionRequestOptions,
-} from '../session/session.js';
+import { Session, type SessionClientFeatures, type SessionHooks } from '../session/session.js';
 import { ConnectAttempt, connectAborted, untilAborted } from './connect-attempt.js';
 import type { MCPClientEvents, TypedEmitter } from './events.js';
-import type { MCPClientOptions, MCPClientState } from './options.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, type MCPClientOptions, type MCPClientState } from './options.js';
 import { backoffDelay, type ReconnectPolicy, reconnectPolicy } from './reconnect.js';
 import type { TransportPlan } from './transport-plan.js';
-import { type Deferred, deferred, sleep, waitWithin } from './waiting.js';
+import { type Deferred, deferred, waitWithin } from './waiting.js';
 
 /** What a {@link Connection} needs from its client. */
 export interface ConnectionHost {
@@ -142,7 +139,7 @@ export class Connection {
   }
 
   /** Whether a call that failed with `error` is sent again once reconnected. */
-  shouldRetry(error: unknown, options: MCPToolCallOptions): boolean {
+  shouldRetry(error: unknown, options: ResolvedCallOptions): boolean {
     if (!this.#policy.enabled || options.signal?.aborted || options.retryOnReconnect === false) return false;
     return (
       error instanceof MCPCallError &&
@@ -156,7 +153,7 @@ export class Connection {
    * @throws MCPCallError kind `not_connected` when there is nothing to wait for or the wait ended without a
    *   connection; `timeout` past the deadline; the mapped abort reason when the signal fired.
    */
-  async sessionForCall(toolName: string, options: MCPToolCallOptions, deadline: number): Promise<Session> {
+  async sessionForCall(toolName: string, options: ResolvedCallOptions, deadline: number): Promise<Session> {
     if (this.#state === 'connected' && this.#session) return this.#session;
     const pending = this.#state === 'reconnecting' ? this.#ready?.promise : this.#attempt?.promise;
     if (!pending) throw this.notConnected('tools/call', `not connected (state: ${this.#state})`, toolName);
@@ -173,13 +170,7 @@ export class Connection {
 
   /** The `not_connected` error of `method` (and tool), saying `reason`. */
   notConnected(method: string, reason: string, toolName?: string): MCPCallError {
-    const name = this.#host.name;
-    const tool = toolName === undefined ? '' : ` "${toolName}"`;
-    return new MCPCallError('not_connected', `MCP server "${name}": ${method}${tool} failed: ${reason}`, {
-      server: name,
-      method,
-      toolName,
-    });
+    return new MCPCallError('not_connected', reason, { server: this.#host.name, method, toolName });
   }
 
   async #connectOnce(signal: AbortSignal, decide: () => void, abandoned: () => boolean): Promise<void> {
@@ -207,7 +198,10 @@ export class Connection {
    */
   async #establish(signal: AbortSignal, committed?: () => void): Promise<void> {
     const { options } = this.#host;
-    const requestOptions: SessionRequestOptions = { signal, timeout: options.connectTimeout ?? 60_000 };
+    const requestOptions: RequestOptions = {
+      signal,
+      timeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    };
     const session = await this.#openSession(requestOptions);
     try {
       const definitions = await session.listTools(requestOptions);
@@ -229,7 +223,7 @@ export class Connection {
   }
 
   /** The `initialize` handshake through each of the plan's transports in turn, until one is not refused. */
-  async #openSession(options: SessionRequestOptions): Promise<Session> {
+  async #openSession(options: RequestOptions): Promise<Session> {
     const host = this.#host;
     const clientInfo = {
       name: host.options.clientName ?? 'agentwire',
@@ -316,23 +310,19 @@ export class Connection {
     events.emit('error', error);
   }
 
-  async #waitFor(pending: Promise<void>, toolName: string, options: MCPToolCallOptions, deadline: number) {
+  async #waitFor(pending: Promise<void>, toolName: string, options: ResolvedCallOptions, deadline: number) {
     const name = this.#host.name;
     const context = { server: name, method: 'tools/call', toolName, signal: options.signal };
-    const timeoutMs = options.timeout ?? DEFAULT_CALL_TIMEOUT_MS;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     try {
       await waitWithin(pending, deadline - Date.now(), options.signal, () => {
         const reason = `timed out after ${timeoutMs} ms waiting for the connection`;
-        return new MCPCallError(
-          'timeout',
-          `MCP server "${name}": tools/call "${toolName}" failed: ${reason}`,
-          {
-            server: name,
-            method: 'tools/call',
-            toolName,
-            timeoutMs,
-          },
-        );
+        return new MCPCallError('timeout', reason, {
+          server: name,
+          method: 'tools/call',
+          toolName,
+          timeoutMs,
+        });
       });
     } catch (error) {
       throw toCallError(error, context);
@@ -345,12 +335,14 @@ export class Connection {
  * the first refusal's kind and status (what the server said to the current transport) and names both.
  */
 function bothFailed(refused: MCPCallError, fallback: unknown): MCPCallError {
-  const reason = (error: unknown) =>
-    (error instanceof Error ? error.message : String(error)).replace(/^MCP server "[^"]*": .*? failed: /, '');
-  const prefix = refused.message.slice(0, refused.message.length - reason(refused).length);
-  return new MCPCallError(
-    refused.kind,
-    `${prefix}${reason(refused)}; the HTTP+SSE fallback failed too: ${reason(fallback)}`,
-    { ...refused.details(), cause: refused },
-  );
+  const why =
+    fallback instanceof MCPCallError
+      ? fallback.reason
+      : fallback instanceof Error
+        ? fallback.message
+        : String(fallback);
+  return refused.with({
+    reason: `${refused.reason}; the HTTP+SSE fallback failed too: ${why}`,
+    cause: refused,
+  });
 }

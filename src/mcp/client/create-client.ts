@@ -10,11 +10,11 @@ import type { MCPClientOptions } from './options.js';
  */
 export type MCPCreateClientOptions = Omit<MCPClientOptions, 'name'> &
   Pick<MCPStdioServer, 'stderr' | 'inheritEnv'> &
-  Pick<MCPHttpServer, 'authProvider' | 'idleTimeout' | 'fetch'>;
+  Pick<MCPHttpServer, 'authProvider' | 'idleTimeoutMs' | 'fetch'>;
 
 /** A client (not yet connected) for one configured server, named after its entry. */
 export function createClient(entry: MCPServerEntry, options: MCPCreateClientOptions = {}): MCPClient {
-  const { stderr, inheritEnv, authProvider, idleTimeout, fetch, ...clientOptions } = options;
+  const { stderr, inheritEnv, authProvider, idleTimeoutMs, fetch, ...clientOptions } = options;
   if (entry.kind === 'stdio') {
     const server: MCPStdioServer = {
       ...entry.server,
@@ -27,7 +27,7 @@ export function createClient(entry: MCPServerEntry, options: MCPCreateClientOpti
     ...clientOptions,
     ...entry.options,
     ...(authProvider && { authProvider }),
-    ...(idleTimeout !== undefined && { idleTimeout }),
+    ...(idleTimeoutMs !== undefined && { idleTimeoutMs }),
     ...(fetch && { fetch }),
     name: entry.name,
   });

@@ -5,10 +5,17 @@
 import type { MCPFormatResultContext } from '../adapter/present-result.js';
 import type { CallToolResult, LoggingLevel } from '../protocol/types.js';
 import type { MCPCallOptionsSource } from '../session/call-options.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from '../session/request-options.js';
 import type { MCPServerRequestHandlers } from '../session/server-requests.js';
 import type { MCPReconnectOptions } from './reconnect.js';
 
 export type { MCPFormatResultContext } from '../adapter/present-result.js';
+
+/** Default of `connectTimeoutMs`, in ms: the MCP SDK's default request timeout. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = DEFAULT_REQUEST_TIMEOUT_MS;
+
+/** Default of `listChangedDebounceMs`, in ms. */
+export const DEFAULT_LIST_CHANGED_DEBOUNCE_MS = 20;
 
 /**
  * Connection state: `reconnecting` while automatic reconnection is trying; `failed` after a `connect()` that
@@ -26,8 +33,11 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
   clientVersion?: string;
   /** Default options for every tool call, or a function of the tool name returning them. */
   callOptions?: MCPCallOptionsSource;
-  /** Bound in ms on each request of the handshake and discovery (`initialize`, `tools/list`). Default 60 000. */
-  connectTimeout?: number;
+  /**
+   * Bound in ms on each request of the handshake and discovery (`initialize`, `tools/list`), and the default
+   * of other requests but tool calls. Default {@link DEFAULT_CONNECT_TIMEOUT_MS}.
+   */
+  connectTimeoutMs?: number;
   /** Throw `MCPToolError` from tool `execute` when a result has `isError: true`. Default true. */
   throwOnToolError?: boolean;
   /** Takes over how results reach the agent; the default is `renderCallToolResult`. */
@@ -43,16 +53,14 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
   validateOutput?: boolean;
   /** Re-discover tools on `notifications/tools/list_changed`. Default true. */
   refreshToolsOnListChanged?: boolean;
-  /** Quiet period in ms that a burst of `list_changed` notifications is folded into. Default 20. */
+  /** Quiet period in ms that a burst of `list_changed` notifications is folded into. Default {@link DEFAULT_LIST_CHANGED_DEBOUNCE_MS}. */
   listChangedDebounceMs?: number;
   /** Ask the server for log messages at this level and above after each connect (`logging/setLevel`). */
   logLevel?: LoggingLevel;
 }
 
-/** Options for requests other than `tools/call`. */
-export interface MCPRequestOptions {
-  /** Cancels the request. */
-  signal?: AbortSignal;
-  /** Timeout in ms. Default: the client's `connectTimeout` (60 000). */
-  timeout?: number;
+/** Options for requests other than `tools/call`: the signal and timeout of every request. */
+export interface MCPRequestOptions extends Pick<RequestOptions, 'signal'> {
+  /** Bound on the request in ms. Default: the client's `connectTimeoutMs` ({@link DEFAULT_CONNECT_TIMEOUT_MS}). */
+  timeoutMs?: RequestOptions['timeoutMs'];
 }

@@ -2,6 +2,7 @@
  * Automatic reconnection policy after an unexpected connection loss: exponential backoff with jitter, so that
  * many clients of one restarted server do not reconnect in lockstep.
  */
+import { backoffDelayMs } from '../../core/backoff.js';
 
 /** `reconnect` option of `MCPClient`. */
 export interface MCPReconnectOptions {
@@ -29,14 +30,14 @@ export function reconnectPolicy(options: MCPReconnectOptions | undefined): Recon
 }
 
 /**
- * The delay before attempt `attempt` (1-based): `initialDelayMs · 2^(attempt-1)`, capped at `maxDelayMs`,
- * then scaled by a random factor in [0.5, 1] ("equal jitter"). `random` is injectable for tests.
+ * The delay before attempt `attempt` (1-based), in ms: the policy's exponential backoff
+ * (`initialDelayMs · 2^(attempt-1)`, capped at `maxDelayMs`; core/backoff.ts) with equal jitter.
+ * `random` is injectable for tests.
  */
 export function backoffDelay(
   policy: ReconnectPolicy,
   attempt: number,
   random: () => number = Math.random,
 ): number {
-  const exponential = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(exponential * (0.5 + random() * 0.5));
+  return backoffDelayMs(policy, attempt - 1, random);
 }

@@ -110,7 +110,7 @@ export function httpTransportPlan(
     create: () =>
       new StreamableHTTPTransport({
         ...shared,
-        ...(options.idleTimeout !== undefined && { idleTimeoutMs: options.idleTimeout }),
+        ...(options.idleTimeoutMs !== undefined && { idleTimeoutMs: options.idleTimeoutMs }),
       }),
   };
   const legacy: TransportCandidate = { create: () => new LegacySSETransport(shared) };

@@ -1,6 +1,7 @@
 /**
  * Small promise utilities for the client's lifecycle: a deferred "ready" signal for calls waiting on a
- * reconnect, an abortable sleep for backoff, and a bounded wait. Each one clears its own timer and listener.
+ * reconnect, and a bounded wait. Each one clears its own timer and listener. (The abortable sleep of the
+ * reconnection backoff is core/sleep.ts.)
  */
 
 /** A promise with its settle functions exposed. */
@@ -20,22 +21,6 @@ export function deferred(): Deferred {
   });
   promise.catch(() => {});
   return { promise, resolve, reject };
-}
-
-/** Resolves true after `ms`, or false as soon as `signal` aborts; leaves no timer behind. */
-export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /**

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { isRecord } from '../../core/json.js';
+import { MCPServerUrlError, type MCPServerUrlProblem } from '../protocol/errors.js';
 import {
   type EntryContext,
   entryError,
@@ -15,7 +16,7 @@ import {
   readStringArray,
   readStringRecord,
 } from './fields.js';
-import type { MCPHttpServer, MCPStdioServer } from './server-spec.js';
+import { type MCPHttpServer, type MCPStdioServer, parseServerUrl } from './server-spec.js';
 import type { MCPToolFilter } from './tool-filter.js';
 
 /** What every entry carries besides how to reach the server. */
@@ -51,6 +52,14 @@ const TYPES: Record<string, 'stdio' | MCPHttpEntryTransport> = {
   sse: 'sse',
 };
 type MCPHttpEntryTransport = MCPHttpServerEntry['options']['transport'];
+
+/** How an entry's `"url" …` message words each problem of {@link parseServerUrl} (never quoting the URL). */
+const URL_PROBLEMS: Record<MCPServerUrlProblem, (error: MCPServerUrlError) => string> = {
+  invalid: () => 'is not a valid URL',
+  not_http: (error) => `must be an http: or https: URL (got ${error.protocol})`,
+  credentials: () =>
+    'must not contain credentials (user:password@); send them in a header such as Authorization',
+};
 
 /** Where relative paths (`cwd`, `envFile`) of an entry are resolved. */
 export interface EntryParseContext extends EntryContext {
@@ -113,23 +122,12 @@ function httpEntry(
   transport: MCPHttpEntryTransport,
 ): MCPHttpServerEntry {
   const url = readNonEmptyString(context, raw, 'url')!;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch (error) {
-    // The URL itself is not shown: it may carry a token in its query string.
-    throw entryError(context, 'url', 'is not a valid URL', { cause: error });
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw entryError(context, 'url', `must be an http: or https: URL (got ${parsed.protocol})`);
-  }
   // Checked here as well as by the client, so that the message names the file, entry and field.
-  if (parsed.username !== '' || parsed.password !== '') {
-    throw entryError(
-      context,
-      'url',
-      'must not contain credentials (user:password@); send them in a header such as Authorization',
-    );
+  try {
+    parseServerUrl(url);
+  } catch (error) {
+    if (!(error instanceof MCPServerUrlError)) throw error;
+    throw entryError(context, 'url', URL_PROBLEMS[error.problem](error), { cause: error });
   }
   const headers = readStringRecord(context, raw, 'headers');
   const options = { ...(headers && { headers }), transport };

@@ -2,8 +2,8 @@
  * How a server is described: a command to start (stdio) or the HTTP options of a URL, and the checks a
  * server URL and its headers must pass before anything is sent.
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/client';
-import { MCPConfigError } from '../protocol/errors.js';
+import type { FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
+import { MCPConfigError, MCPServerUrlError } from '../protocol/errors.js';
 
 /**
  * A local server started as a child process, spoken to over its stdin and stdout (MCP spec 2025-11-25,
@@ -51,36 +51,37 @@ export interface MCPHttpServer {
   skipIssuerMetadataValidation?: boolean;
   /** `'streamable-http'`, `'sse'` (2024-11-05 HTTP+SSE), or `'auto'`: Streamable HTTP, else SSE. Default auto. */
   transport?: 'auto' | 'streamable-http' | 'sse';
-  /** Bound in ms on silence from a server while a response is awaited; resets on every byte. Default 120 000. */
-  idleTimeout?: number;
   /**
-   * A `fetch` for every request (proxies, custom TLS, tests). Default: undici's `request()` on the global
+   * Bound in ms on silence from a server while a response is awaited; resets on every byte. Default 120 000
+   * (the HTTP transport's `DEFAULT_IDLE_TIMEOUT_MS`).
+   */
+  idleTimeoutMs?: number;
+  /**
+   * A `fetch` for every request (proxies, custom TLS, tests): any `(url, init) => Promise<Response>` (the
+   * MCP SDK's `FetchLike`; the global `fetch` is one). Default: undici's `request()` on the global
    * dispatcher, the one the global `fetch` uses (so `setGlobalDispatcher` applies); the global `fetch`
    * itself when it is not Node's own (a stub, MSW), for ports `fetch` refuses, and after a redirect.
    */
-  fetch?: typeof fetch;
+  fetch?: FetchLike;
 }
 
 /**
- * The server URL, checked. Credentials in the URL (`user:password@`) are refused: `fetch` cannot send them
- * and they would be printed wherever the URL is. Messages never quote the URL.
- * @throws MCPConfigError
+ * The server URL, checked: the one check of every server URL (`MCPClient.fromUrl`, configuration entries,
+ * the CLI's `--url`). It must be an absolute `http:` or `https:` URL without credentials (`user:password@`):
+ * `fetch` cannot send them and they would be printed wherever the URL is. Messages never quote the URL.
+ * @throws MCPServerUrlError whose `problem` says what is wrong (`invalid`, `not_http`, `credentials`).
  */
 export function parseServerUrl(url: string | URL): URL {
   let target: URL;
   try {
     target = new URL(url);
   } catch (error) {
-    throw new MCPConfigError('the server URL is not a valid absolute URL', { cause: error });
+    throw new MCPServerUrlError('invalid', { cause: error });
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-    throw new MCPConfigError(`the server URL must be http: or https:, not ${target.protocol}`);
+    throw new MCPServerUrlError('not_http', { protocol: target.protocol });
   }
-  if (target.username || target.password) {
-    throw new MCPConfigError(
-      'the server URL must not contain credentials (user:password@); send them in a header such as Authorization',
-    );
-  }
+  if (target.username || target.password) throw new MCPServerUrlError('credentials');
   return target;
 }
 

@@ -12,7 +12,7 @@ import type { CallToolResult } from './types.js';
 /** Base class of every error agentwire's MCP layer throws. */
 export class MCPError extends Error {
   override name = 'MCPError';
-  /** The server's name (its configured name, or the command / URL host). */
+  /** The server's name (its configured name, or the command / URL host). A message names it when it is set. */
   readonly server: string | undefined;
 
   constructor(message: string, options: { server?: string | undefined; cause?: unknown } = {}) {
@@ -48,7 +48,7 @@ export class MCPToolError extends MCPError {
  * - `jsonrpc`: the server answered with a JSON-RPC error (`code`, `data` set).
  * - `connection_closed`: the connection ended while the request was pending (`exitCode` / `signal` and
  *   `stderrTail` set for stdio servers).
- * - `timeout`: the request's timeout or `maxTotalTimeout` elapsed (`timeoutMs` set).
+ * - `timeout`: the request's `timeoutMs` or `maxTotalTimeoutMs` elapsed (`timeoutMs` set).
  * - `aborted`: the caller's `AbortSignal` fired; the abort reason is on `cause`.
  * - `session_expired`: the Streamable HTTP server no longer knows our `Mcp-Session-Id` (404, or a 400 that
  *   says so); the session has been cleared.
@@ -71,7 +71,11 @@ export interface MCPCallErrorDetails {
   server?: string | undefined;
   /** The tool, for `tools/call`. */
   toolName?: string | undefined;
-  /** The JSON-RPC method of the failed request (`initialize`, `tools/list`, `tools/call`, …). */
+  /**
+   * What failed: the JSON-RPC method of the request (`initialize`, `tools/list`, `tools/call`, …), an HTTP
+   * stream (`GET stream`), or `request` for another HTTP message (a response we send); unset for a failure
+   * outside any request (a stdio server exiting, say).
+   */
   method?: string | undefined;
   /** JSON-RPC error code (kind `jsonrpc`). */
   code?: number | undefined;
@@ -92,10 +96,38 @@ export interface MCPCallErrorDetails {
   cause?: unknown;
 }
 
-/** A request that did not complete. Switch on `kind`; the original error is on `cause`. */
+/** What {@link MCPCallError.with} may change: any detail, the kind, the reason. */
+export interface MCPCallErrorChanges extends MCPCallErrorDetails {
+  kind?: MCPCallErrorKind;
+  reason?: string;
+}
+
+/**
+ * The message of a failed request, built from its fields, and the only place that builds it:
+ * `MCP server "<server>": <method> "<tool>" failed: <reason>` (the server part without a server, the tool
+ * part without a tool). A failure outside any request (no `method`) reads as its reason alone: those
+ * reasons name the server themselves (`server "x" exited with code 1`).
+ */
+export function callErrorMessage(
+  reason: string,
+  where: Pick<MCPCallErrorDetails, 'server' | 'method' | 'toolName'>,
+): string {
+  if (where.method === undefined) return reason;
+  const server = where.server === undefined ? '' : `MCP server "${where.server}": `;
+  const tool = where.toolName === undefined ? '' : ` "${where.toolName}"`;
+  return `${server}${where.method}${tool} failed: ${reason}`;
+}
+
+/**
+ * A request that did not complete. Switch on `kind`; the original error is on `cause`. The message is
+ * {@link callErrorMessage} of the fields; `reason` is its last part, the failure itself
+ * (`timed out after 500 ms`, `the server answered HTTP 503`).
+ */
 export class MCPCallError extends MCPError {
   override name = 'MCPCallError';
   readonly kind: MCPCallErrorKind;
+  /** What went wrong, without where (`timed out after 500 ms`): the message's part after `failed: `. */
+  readonly reason: string;
   readonly toolName: string | undefined;
   readonly method: string | undefined;
   readonly code: number | undefined;
@@ -107,9 +139,14 @@ export class MCPCallError extends MCPError {
   readonly stderrTail: readonly string[] | undefined;
   readonly timeoutMs: number | undefined;
 
-  constructor(kind: MCPCallErrorKind, message: string, details: MCPCallErrorDetails = {}) {
-    super(message, { server: details.server, cause: details.cause });
+  /**
+   * @param reason - What went wrong, without where: the message is built from it and `details` (see
+   *   {@link callErrorMessage}), so that `MCP server "x": tools/call "t" failed: ` is never written twice.
+   */
+  constructor(kind: MCPCallErrorKind, reason: string, details: MCPCallErrorDetails = {}) {
+    super(callErrorMessage(reason, details), { server: details.server, cause: details.cause });
     this.kind = kind;
+    this.reason = reason;
     this.toolName = details.toolName;
     this.method = details.method;
     this.code = details.code;
@@ -138,6 +175,15 @@ export class MCPCallError extends MCPError {
       timeoutMs: this.timeoutMs,
       cause: this.cause,
     };
+  }
+
+  /**
+   * This failure with `changes` applied (e.g. now naming the method and tool it failed in): a new error whose
+   * message is rebuilt from the fields. Keys given as `undefined` clear the field.
+   */
+  with(changes: MCPCallErrorChanges): MCPCallError {
+    const { kind = this.kind, reason = this.reason, ...details } = changes;
+    return new MCPCallError(kind, reason, { ...this.details(), ...details });
   }
 }
 
@@ -172,5 +218,40 @@ export class MCPConfigError extends MCPError {
     this.entry = details.entry;
     this.field = details.field;
     this.variable = details.variable;
+  }
+}
+
+/**
+ * Why a server URL was refused: `invalid` (not a valid absolute URL), `not_http` (a scheme other than
+ * `http:` and `https:`; `protocol` says which), `credentials` (it carries `user:password@`, which `fetch`
+ * cannot send and which would be printed wherever the URL is).
+ */
+export type MCPServerUrlProblem = 'invalid' | 'not_http' | 'credentials';
+
+const SERVER_URL_PROBLEMS: Record<MCPServerUrlProblem, (protocol: string | undefined) => string> = {
+  invalid: () => 'the server URL is not a valid absolute URL',
+  not_http: (protocol) => `the server URL must be http: or https:, not ${protocol}`,
+  credentials: () =>
+    'the server URL must not contain credentials (user:password@); send them in a header such as Authorization',
+};
+
+/**
+ * A server URL that cannot be used (thrown by `MCPClient.fromUrl`; configuration files and the CLI word the
+ * same `problem` their own way). The message never quotes the URL: its query may carry a token.
+ */
+export class MCPServerUrlError extends MCPConfigError {
+  override name = 'MCPServerUrlError';
+  readonly problem: MCPServerUrlProblem;
+  /** The URL's scheme, colon included (`ws:`), for `not_http`. */
+  readonly protocol: string | undefined;
+
+  constructor(
+    problem: MCPServerUrlProblem,
+    details: MCPConfigErrorDetails & { protocol?: string | undefined } = {},
+  ) {
+    const { protocol, ...where } = details;
+    super(SERVER_URL_PROBLEMS[problem](protocol), where);
+    this.problem = problem;
+    this.protocol = protocol;
   }
 }

@@ -4,6 +4,7 @@
  * message and body excerpt built for an HTTP server passes through a redactor made from what the caller
  * gave us as secret: header values, the URL's query values and its password.
  */
+import { MCPCallError } from './errors.js';
 
 /** Replaces known secret strings in a text with `[redacted]`. */
 export type Redactor = (text: string) => string;
@@ -42,11 +43,19 @@ export function httpRedactor(url: URL, headers: Record<string, string> = {}): Re
 }
 
 /**
- * `error` with its message redacted. When redaction changed anything, a new error of the same name is
- * returned without the original `cause` (which may quote the secret); otherwise `error` itself.
+ * `error` with its message redacted. When redaction changed anything, a new error is returned without the
+ * original `cause` (which may quote the secret); otherwise `error` itself. An {@link MCPCallError} stays one,
+ * its reason and body redacted and its message rebuilt from them; any other error becomes an `Error` of the
+ * same name.
  */
 export function redactError(error: Error, redact: Redactor | undefined): Error {
   if (redact === undefined) return error;
+  if (error instanceof MCPCallError) {
+    const reason = redact(error.reason);
+    const body = error.body === undefined ? undefined : redact(error.body);
+    if (reason === error.reason && body === error.body) return error;
+    return error.with({ reason, body, cause: undefined });
+  }
   const message = redact(error.message);
   if (message === error.message) return error;
   const copy = new Error(message);

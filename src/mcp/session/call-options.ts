@@ -1,31 +1,36 @@
 /**
- * Per-call options for `tools/call` (TypeScript seed, "Cancellation and Timeouts"): client defaults, as an
- * object or a function of the tool name, with per-call overrides layered on top.
+ * Per-call options for `tools/call`: client defaults, as an object or a function of the tool name, with
+ * per-call overrides layered on top.
  */
-import type { Progress } from '../protocol/types.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
 
-/** Default request timeout, in ms (the MCP SDK's and the TypeScript seed's default). */
-export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+/** Default bound on a tool call, in ms (the MCP SDK's default request timeout). */
+export const DEFAULT_CALL_TIMEOUT_MS = DEFAULT_REQUEST_TIMEOUT_MS;
 
-/** Options for one MCP request. */
-export interface MCPToolCallOptions {
-  /** Cancels the in-flight call: it rejects at once (`MCPCallError` kind `aborted`) and the server is told. */
-  signal?: AbortSignal | undefined;
-  /** Per-request timeout in ms. Default 60 000. Rejects with `MCPCallError` kind `timeout`. */
-  timeout?: number | undefined;
-  /** Restart the timeout on each `notifications/progress` for this call. Default false. */
-  resetTimeoutOnProgress?: boolean | undefined;
-  /** Hard ceiling in ms regardless of progress. Default: none. */
-  maxTotalTimeout?: number | undefined;
-  /** Receives `notifications/progress` for this call. */
-  onprogress?: ((progress: Progress) => void) | undefined;
+/** Options for one tool call: those of every request, and what only a tool call has. */
+export interface MCPToolCallOptions extends RequestOptions {
+  /** Per-call bound in ms. Default {@link DEFAULT_CALL_TIMEOUT_MS}. Rejects with `MCPCallError` kind `timeout`. */
+  timeoutMs?: number | undefined;
   /**
    * With reconnection enabled, a call whose connection was lost (server crash, expired session, refused
    * connection) is sent again once, on the new connection. The server may then run the tool twice if it had
    * started before the loss: set false for tools whose side effects must not repeat. Default true.
    */
   retryOnReconnect?: boolean | undefined;
+  /**
+   * Per-call bound in ms; when `timeoutMs` is given too, `timeoutMs` wins.
+   * @deprecated use timeoutMs
+   */
+  timeout?: number | undefined;
+  /**
+   * Hard ceiling in ms regardless of progress; when `maxTotalTimeoutMs` is given too, `maxTotalTimeoutMs` wins.
+   * @deprecated use maxTotalTimeoutMs
+   */
+  maxTotalTimeout?: number | undefined;
 }
+
+/** Call options with the deprecated aliases folded into their `…Ms` names. */
+export type ResolvedCallOptions = Omit<MCPToolCallOptions, 'timeout' | 'maxTotalTimeout'>;
 
 /** What a function-valued `callOptions` receives. */
 export interface MCPCallOptionsContext {
@@ -39,17 +44,31 @@ export type MCPCallOptionsSource =
 
 /**
  * Layers `overrides` over the defaults for `toolName`. A key set to `undefined` in the overrides does not
- * erase a default, so `{ signal: context.signal }` with no signal keeps the client's default signal.
+ * erase a default, so `{ signal: context.signal }` with no signal keeps the client's default signal. Each
+ * layer's deprecated `timeout` / `maxTotalTimeout` count as its `timeoutMs` / `maxTotalTimeoutMs` unless
+ * that layer gives those too.
  */
 export function resolveCallOptions(
   defaults: MCPCallOptionsSource | undefined,
   toolName: string,
   overrides: MCPToolCallOptions | undefined,
-): MCPToolCallOptions {
+): ResolvedCallOptions {
   const base = typeof defaults === 'function' ? defaults({ toolName }) : (defaults ?? {});
-  const merged: MCPToolCallOptions = { ...base };
-  for (const [key, value] of Object.entries(overrides ?? {}) as [keyof MCPToolCallOptions, never][]) {
+  const merged: ResolvedCallOptions = { ...withoutAliases(base) };
+  const layer = withoutAliases(overrides ?? {});
+  for (const [key, value] of Object.entries(layer) as [keyof ResolvedCallOptions, never][]) {
     if (value !== undefined) merged[key] = value;
   }
   return merged;
+}
+
+/** `options` with `timeout` and `maxTotalTimeout` moved to `timeoutMs` and `maxTotalTimeoutMs` (which win). */
+function withoutAliases(options: MCPToolCallOptions): ResolvedCallOptions {
+  const { timeout, maxTotalTimeout, ...rest } = options;
+  const out: ResolvedCallOptions = { ...rest };
+  const timeoutMs = rest.timeoutMs ?? timeout;
+  const maxTotalTimeoutMs = rest.maxTotalTimeoutMs ?? maxTotalTimeout;
+  if (timeoutMs !== undefined) out.timeoutMs = timeoutMs;
+  if (maxTotalTimeoutMs !== undefined) out.maxTotalTimeoutMs = maxTotalTimeoutMs;
+  return out;
 }

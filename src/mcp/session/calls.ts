@@ -3,7 +3,7 @@
  *
  * Why: the SDK classifies every inbound message with zod schemas and routes each response through its
  * generic funnel (timeout bookkeeping per id, codec, async result validation); profiled, that was about a
- * fifth of the client CPU of a tool call (bench/PROFILE.md §3). Here a response is matched to its call
+ * fifth of the client CPU of a tool call. Here a response is matched to its call
  * through one map lookup and checked with the caller's structural schema.
  *
  * Ids are strings (`"aw-1"`, `"aw-2"`, …; JSON-RPC 2.0 §4 allows string ids, and MCP requires only that an
@@ -13,7 +13,7 @@
  * Everything the SDK did for a call is done here, with the same error values, so that `toCallError`
  * (error-mapping.ts) turns them into exactly the same {@link MCPCallError}s:
  * - timeout (one timer, refreshed on progress when `resetTimeoutOnProgress`): `SdkError` `RequestTimeout`;
- * - `maxTotalTimeout` (a second timer, exact whatever the progress): `SdkError` `RequestTimeout` with
+ * - `maxTotalTimeoutMs` (a second timer, exact whatever the progress): `SdkError` `RequestTimeout` with
  *   `{ maxTotalTimeout }`;
  * - the caller's `AbortSignal`: rejects at once; `toCallError` reports it as `aborted` with the reason;
  * - timeout and abort send `notifications/cancelled` `{ requestId, reason }` (MCP spec 2025-11-25,
@@ -23,7 +23,6 @@
  * - the connection closing: `SdkError` `ConnectionClosed` (mapped with the transport's `closeInfo`).
  */
 import {
-  DEFAULT_REQUEST_TIMEOUT_MSEC,
   type JSONRPCMessage,
   type JSONRPCRequest,
   ProtocolError,
@@ -34,18 +33,7 @@ import {
 import { isRecord } from '../../core/json.js';
 import type { Progress } from '../protocol/types.js';
 import type { AgentwireTransport } from '../transports/transport.js';
-
-/** Options of one direct request; the same meaning as the SDK's `RequestOptions`. */
-export interface DirectRequestOptions {
-  signal?: AbortSignal | undefined;
-  /** Per-request timeout in ms. Default 60 000 (the SDK's `DEFAULT_REQUEST_TIMEOUT_MSEC`). */
-  timeout?: number | undefined;
-  /** Restart the timeout whenever progress arrives. Asks for progress even without `onprogress`. */
-  resetTimeoutOnProgress?: boolean | undefined;
-  /** Hard cap on the request's total time in ms, whatever progress arrives. */
-  maxTotalTimeout?: number | undefined;
-  onprogress?: ((progress: Progress) => void) | undefined;
-}
+import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
 
 /** What a pending request does with what arrives for it. */
 interface PendingRequest {
@@ -60,28 +48,33 @@ const ID_PREFIX = 'aw-';
 export class DirectRequests {
   readonly #transport: AgentwireTransport;
   readonly #onError: (error: Error) => void;
+  readonly #onLateMessage: () => void;
   readonly #pending = new Map<string, PendingRequest>();
   #lastId = 0;
   #closed = false;
 
-  /** @param onError - receives failures that belong to no call (a cancellation that could not be sent). */
-  constructor(transport: AgentwireTransport, onError: (error: Error) => void) {
+  /**
+   * @param onError - receives failures that belong to no call (a cancellation that could not be sent).
+   * @param onLateMessage - told of a response or progress for a call no longer pending (see `take`).
+   */
+  constructor(transport: AgentwireTransport, onError: (error: Error) => void, onLateMessage: () => void) {
     this.#transport = transport;
     this.#onError = onError;
+    this.#onLateMessage = onLateMessage;
   }
 
   /**
    * Sends `method` and resolves with its result once `schema` accepts it.
    * @throws (rejects with) the SDK's error values listed in the file comment, or what the transport's
-   *   `send` rejected with; `Error('Not connected')` after {@link DirectRequests.close}.
+   *   `send` rejected with; `SdkError` `NotConnected` after {@link DirectRequests.close}.
    */
   request<T>(
     method: string,
     params: Record<string, unknown>,
     schema: StandardSchemaV1<unknown, T>,
-    options: DirectRequestOptions,
+    options: RequestOptions,
   ): Promise<T> {
-    if (this.#closed) return Promise.reject(new Error('Not connected'));
+    if (this.#closed) return Promise.reject(notConnected());
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(abortError(signal.reason));
     const id = `${ID_PREFIX}${++this.#lastId}`;
@@ -93,11 +86,11 @@ export class DirectRequests {
       params: wantsProgress ? withProgressToken(params, id) : params,
     };
     return new Promise<T>((resolve, reject) => {
-      const timeout = options.timeout ?? DEFAULT_REQUEST_TIMEOUT_MSEC;
+      const timeout = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
       const timedOut = () =>
         cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout }));
       const timer = setTimeout(timedOut, timeout);
-      const cap = options.maxTotalTimeout;
+      const cap = options.maxTotalTimeoutMs;
       const capTimer =
         cap === undefined
           ? undefined
@@ -156,8 +149,7 @@ export class DirectRequests {
    * Takes an inbound message that belongs to a direct request (its response, or progress for its token)
    * and handles it at once; returns false for every other message, which the caller hands to the SDK.
    * A response or progress for an id no longer pending (the call timed out or was cancelled; the spec
-   * expects such late answers) goes to `onError` with the SDK's own wording, which `MCPClient` logs at
-   * debug level, as it did when the SDK handled calls.
+   * expects such late answers) goes to `onLateMessage`, which `MCPClient` logs at debug level.
    */
   take(message: JSONRPCMessage): boolean {
     const value = message as unknown as Record<string, unknown>;
@@ -166,20 +158,16 @@ export class DirectRequests {
       const token = value.params.progressToken;
       if (typeof token !== 'string' || !token.startsWith(ID_PREFIX)) return false;
       const pending = this.#pending.get(token);
-      if (pending === undefined) this.#late('a progress notification for an unknown token', value);
+      if (pending === undefined) this.#onLateMessage();
       else if (typeof value.params.progress === 'number') pending.progress(value.params);
       return true;
     }
     const id = value.id;
     if (typeof id !== 'string' || !id.startsWith(ID_PREFIX)) return false;
     const pending = this.#pending.get(id);
-    if (pending === undefined) this.#late('a response for an unknown message ID', value);
+    if (pending === undefined) this.#onLateMessage();
     else pending.answer(value);
     return true;
-  }
-
-  #late(what: string, message: Record<string, unknown>): void {
-    this.#onError(new Error(`Received ${what}: ${JSON.stringify(message)}`));
   }
 
   /** The connection ended: every pending request fails with `ConnectionClosed`; later ones are refused. */
@@ -205,6 +193,11 @@ export class DirectRequests {
 function withProgressToken(params: Record<string, unknown>, token: string): Record<string, unknown> {
   const meta = isRecord(params._meta) ? params._meta : {};
   return { ...params, _meta: { ...meta, progressToken: token } };
+}
+
+/** What a request on a closed connection rejects with (typed, where the SDK's request funnel has only text). */
+export function notConnected(): SdkError {
+  return new SdkError(SdkErrorCode.NotConnected, 'Not connected');
 }
 
 /** What the SDK rejects an aborted request with; `toCallError` reports it from the signal either way. */

@@ -1,7 +1,7 @@
 /**
  * Turns whatever a failed request rejected with (an SDK error, one of our transports' errors, an abort
- * reason) into one {@link MCPCallError} whose `kind` says why, whose message names the server, the method
- * and the tool, and whose `cause` is the original.
+ * reason) into one {@link MCPCallError} whose `kind` says why, whose fields name the server, the method
+ * and the tool (its message is built from them), and whose `cause` is the original.
  */
 import { ProtocolError, SdkError, SdkErrorCode, UnauthorizedError } from '@modelcontextprotocol/client';
 import { MCPCallError, type MCPCallErrorDetails, type MCPCallErrorKind } from '../protocol/errors.js';
@@ -23,14 +23,10 @@ export interface FailureContext {
   redact?: Redactor | undefined;
 }
 
-function subject(context: FailureContext): string {
-  const tool = context.toolName === undefined ? '' : ` "${context.toolName}"`;
-  return `MCP server "${context.server}": ${context.method}${tool}`;
-}
-
+/** The error of `kind` for `reason` where `context` says, its reason and body redacted. */
 function make(kind: MCPCallErrorKind, reason: string, context: FailureContext, details: MCPCallErrorDetails) {
   const redact = context.redact ?? ((text: string) => text);
-  return new MCPCallError(kind, redact(`${subject(context)} failed: ${reason}`), {
+  return new MCPCallError(kind, redact(reason), {
     ...details,
     body: details.body === undefined ? undefined : redact(details.body),
     server: context.server,
@@ -51,14 +47,12 @@ export function toCallError(error: unknown, context: FailureContext): MCPCallErr
     return make('aborted', `aborted (${abortReasonText(reason)})`, context, { cause: reason });
   }
   if (error instanceof MCPCallError) {
-    // Transports frame their messages as we do; keep only the reason, whatever their method text was.
-    const reason = error.message.replace(/^MCP server "[^"]*": .*? failed: /, '');
-    return make(error.kind, reason, context, { ...error.details(), cause: error.cause ?? error });
+    // A transport's error says what failed; the session knows the request it failed in.
+    return make(error.kind, error.reason, context, { ...error.details(), cause: error.cause ?? error });
   }
   if (error instanceof ProtocolError) {
-    // The SDK prefixes "MCP error <code>: "; the code is already in our message.
-    const text = error.message.replace(/^MCP error -?\d+: /, '');
-    return make('jsonrpc', `server returned JSON-RPC error ${error.code}: ${text}`, context, {
+    // The SDK keeps the server's error message as it came (`ProtocolError.fromError`); the code is its field.
+    return make('jsonrpc', `server returned JSON-RPC error ${error.code}: ${error.message}`, context, {
       code: error.code,
       data: error.data,
       cause: error,
@@ -69,7 +63,6 @@ export function toCallError(error: unknown, context: FailureContext): MCPCallErr
   }
   if (error instanceof SdkError) return fromSdkError(error, context);
   const message = error instanceof Error ? error.message : String(error);
-  if (message === 'Not connected') return make('not_connected', 'not connected', context, { cause: error });
   return make('transport', message, context, { cause: error });
 }
 

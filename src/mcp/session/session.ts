@@ -1,14 +1,14 @@
 /**
  * One live connection to an MCP server: a transport plus the SDK's protocol layer, from the `initialize`
  * handshake (MCP spec 2025-11-25, "Lifecycle") to close. `tools/call`, the hot path, bypasses the SDK's
- * request funnel (session-calls.ts); everything else goes through the SDK. `MCPClient` owns a session at a time and makes a
+ * request funnel (calls.ts); everything else goes through the SDK. `MCPClient` owns a session at a time and makes a
  * new one to reconnect; a session is never reopened.
  */
 import {
   Client,
-  type RequestOptions,
   SdkError,
   SdkErrorCode,
+  type RequestOptions as SdkRequestOptions,
   type StandardSchemaV1,
 } from '@modelcontextprotocol/client';
 import type { MCPCallError } from '../protocol/errors.js';
@@ -19,33 +19,25 @@ import type {
   ElicitParams,
   Implementation,
   MCPToolDefinition,
-  Progress,
   Root,
   ServerLogMessage,
 } from '../protocol/types.js';
 import type { AgentwireTransport } from '../transports/transport.js';
-import { DirectRequests, progressOf } from './calls.js';
+import { DirectRequests, notConnected, progressOf } from './calls.js';
 import { closed, type FailureContext, toCallError } from './error-mapping.js';
+import type { RequestOptions } from './request-options.js';
 import {
   callToolResultSchema,
   type ListPage,
   listPageSchema,
   listToolsResultSchema,
 } from './result-checks.js';
+import { isSdkLateMessageReport } from './sdk-signals.js';
 import {
   applyElicitationDefaults,
   clientCapabilities,
   type MCPServerRequestHandlers,
 } from './server-requests.js';
-
-/** Request options the session passes to the SDK (a subset of its `RequestOptions`). */
-export interface SessionRequestOptions {
-  signal?: AbortSignal | undefined;
-  timeout?: number | undefined;
-  resetTimeoutOnProgress?: boolean | undefined;
-  maxTotalTimeout?: number | undefined;
-  onprogress?: ((progress: Progress) => void) | undefined;
-}
 
 /** What a session tells its owner. */
 export interface SessionHooks {
@@ -55,6 +47,11 @@ export interface SessionHooks {
   onToolListChanged(): void;
   /** A non-fatal transport or protocol problem. */
   onError(error: Error): void;
+  /**
+   * A response or progress notification arrived for a request no longer pending (it timed out or was
+   * cancelled): normal (MCP spec 2025-11-25, "Utilities > Cancellation"), not an error.
+   */
+  onLateMessage?(): void;
   /** `notifications/message` from the server. */
   onServerLog?(message: ServerLogMessage): void;
   /** `notifications/resources/updated` for a subscribed URI. */
@@ -75,15 +72,15 @@ export interface SessionClientFeatures extends MCPServerRequestHandlers {
 export type TransportFactory = () => AgentwireTransport;
 
 /**
- * The SDK's request options without `undefined` keys. A progress token is attached whenever progress can
+ * Our request options as the SDK's, without `undefined` keys. A progress token is attached whenever progress can
  * matter: the SDK only asks for progress when `onprogress` is set, so `resetTimeoutOnProgress` alone would
  * never see a notification to reset on.
  */
-function sdkOptions(options: SessionRequestOptions): RequestOptions {
-  const out: RequestOptions = {};
+function sdkOptions(options: RequestOptions): SdkRequestOptions {
+  const out: SdkRequestOptions = {};
   if (options.signal) out.signal = options.signal;
-  if (options.timeout !== undefined) out.timeout = options.timeout;
-  if (options.maxTotalTimeout !== undefined) out.maxTotalTimeout = options.maxTotalTimeout;
+  if (options.timeoutMs !== undefined) out.timeout = options.timeoutMs;
+  if (options.maxTotalTimeoutMs !== undefined) out.maxTotalTimeout = options.maxTotalTimeoutMs;
   if (options.resetTimeoutOnProgress) out.resetTimeoutOnProgress = true;
   const onprogress = options.onprogress;
   if (onprogress) out.onprogress = (p) => onprogress(progressOf(p));
@@ -101,7 +98,7 @@ export class Session {
   readonly #server: string;
   readonly #redact: Redactor | undefined;
   #closing = false;
-  /** `tools/call` without the SDK's funnel; set once a 2025-era connection is up (see session-calls.ts). */
+  /** `tools/call` without the SDK's funnel; set once a 2025-era connection is up (see calls.ts). */
   #direct: DirectRequests | undefined;
 
   private constructor(sdk: Client, transport: AgentwireTransport, server: string, redact?: Redactor) {
@@ -120,13 +117,16 @@ export class Session {
     clientInfo: Implementation,
     createTransport: TransportFactory,
     hooks: SessionHooks,
-    options: SessionRequestOptions,
+    options: RequestOptions,
     features: SessionClientFeatures = {},
   ): Promise<Session> {
     const transport = createTransport();
     const sdk = new Client(clientInfo, { capabilities: clientCapabilities(features) });
     const session = new Session(sdk, transport, server, features.redact);
-    sdk.onerror = (error) => hooks.onError(redactError(error, features.redact));
+    sdk.onerror = (error) => {
+      if (isSdkLateMessageReport(error)) hooks.onLateMessage?.();
+      else hooks.onError(redactError(error, features.redact));
+    };
     sdk.onclose = () => {
       if (!session.#closing) hooks.onUnexpectedClose(closed(session.#context('connection')));
       session.#direct?.close();
@@ -139,14 +139,18 @@ export class Session {
       const failure = session.#fail(error, {
         method: 'initialize',
         signal: options.signal,
-        timeoutMs: options.timeout,
+        timeoutMs: options.timeoutMs,
       });
       await session.close();
       throw failure;
     }
     // The 2026 era changes the request envelope and result decoding; its calls stay with the SDK.
     if (sdk.getProtocolEra() === 'legacy')
-      session.#direct = new DirectRequests(transport, (error) => sdk.onerror?.(error));
+      session.#direct = new DirectRequests(
+        transport,
+        (error) => sdk.onerror?.(error),
+        () => hooks.onLateMessage?.(),
+      );
     session.#routeDirectResponses();
     return session;
   }
@@ -238,7 +242,7 @@ export class Session {
    * `tools/list`, following `nextCursor` through every page (MCP spec 2025-11-25, "Pagination").
    * @throws MCPCallError
    */
-  listTools(options: SessionRequestOptions): Promise<MCPToolDefinition[]> {
+  listTools(options: RequestOptions): Promise<MCPToolDefinition[]> {
     return this.listAll<MCPToolDefinition>('tools/list', 'tools', options, listToolsResultSchema);
   }
 
@@ -250,7 +254,7 @@ export class Session {
   async listAll<T>(
     method: string,
     key: string,
-    options: SessionRequestOptions,
+    options: RequestOptions,
     schema: StandardSchemaV1<unknown, ListPage<T>> = listPageSchema<T>(key),
   ): Promise<T[]> {
     const items: T[] = [];
@@ -275,12 +279,13 @@ export class Session {
     method: string,
     params: Record<string, unknown>,
     schema: StandardSchemaV1<unknown, T>,
-    options: SessionRequestOptions,
+    options: RequestOptions,
   ): Promise<T> {
     try {
+      this.#requireOpen();
       return await this.#sdk.request({ method, params }, schema, sdkOptions(options));
     } catch (error) {
-      throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeout });
+      throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeoutMs });
     }
   }
 
@@ -300,13 +305,13 @@ export class Session {
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    options: SessionRequestOptions,
+    options: RequestOptions,
   ): Promise<CallToolResult> {
     const context = {
       method: 'tools/call',
       toolName: name,
       signal: options.signal,
-      timeoutMs: options.timeout,
+      timeoutMs: options.timeoutMs,
     };
     const params = { name, arguments: args };
     try {
@@ -323,10 +328,10 @@ export class Session {
   /** `tools/call` through the SDK's request funnel (2026-era connections). */
   async #callThroughSdk(
     params: { name: string; arguments: Record<string, unknown> },
-    options: SessionRequestOptions,
+    options: RequestOptions,
   ): Promise<CallToolResult> {
     // The SDK checks maxTotalTimeout only when progress arrives; enforce it exactly with a timer of ours.
-    const cap = options.maxTotalTimeout;
+    const cap = options.maxTotalTimeoutMs;
     const capper = cap === undefined ? undefined : new AbortController();
     const timer = cap === undefined ? undefined : setTimeout(() => capper?.abort(), cap);
     const signal =
@@ -334,6 +339,7 @@ export class Session {
         ? AbortSignal.any([options.signal, capper.signal])
         : (capper?.signal ?? options.signal);
     try {
+      this.#requireOpen();
       return await this.#sdk.request(
         { method: 'tools/call', params },
         callToolResultSchema,
@@ -358,6 +364,15 @@ export class Session {
     } catch {
       // Teardown is best effort: the transport bounds and reports its own failures.
     }
+  }
+
+  /**
+   * Throws the typed `NotConnected` error once the SDK has let go of the transport (the connection closed):
+   * the SDK's request funnel would reject with an untyped `Error('Not connected')`, at once, for the same
+   * condition.
+   */
+  #requireOpen(): void {
+    if (this.#sdk.transport === undefined) throw notConnected();
   }
 
   #context(method: string, extra: Partial<FailureContext> = {}): FailureContext {

@@ -32,7 +32,7 @@ describe('tool call timeouts and cancellation', () => {
     const { client, cancelled, calls } = await connected();
     const started = Date.now();
     const error = (await client
-      .callTool('sleep', { ms: 10_000 }, { timeout: 200 })
+      .callTool('sleep', { ms: 10_000 }, { timeoutMs: 200 })
       .catch((e) => e)) as MCPCallError;
     const elapsed = Date.now() - started;
     expect(error).toBeInstanceOf(MCPCallError);
@@ -74,7 +74,7 @@ describe('tool call timeouts and cancellation', () => {
     const result = await client.callTool(
       'sleep',
       { ms: 1200, progressEveryMs: 100 },
-      { timeout: 500, resetTimeoutOnProgress: true, onprogress: (p) => seen.push(p) },
+      { timeoutMs: 500, resetTimeoutOnProgress: true, onprogress: (p) => seen.push(p) },
     );
     expect(result.content).toEqual([{ type: 'text', text: 'slept 1200' }]);
     expect(seen.length).toBeGreaterThanOrEqual(5);
@@ -86,7 +86,7 @@ describe('tool call timeouts and cancellation', () => {
     const result = await client.callTool(
       'sleep',
       { ms: 900, progressEveryMs: 100 },
-      { timeout: 500, resetTimeoutOnProgress: true },
+      { timeoutMs: 500, resetTimeoutOnProgress: true },
     );
     expect(result.content).toEqual([{ type: 'text', text: 'slept 900' }]);
     expect((calls()[0]!.params?._meta as { progressToken?: unknown } | undefined)?.progressToken).toBe(
@@ -94,13 +94,13 @@ describe('tool call timeouts and cancellation', () => {
     );
   });
 
-  it('caps a progressing call at maxTotalTimeout', async () => {
+  it('caps a progressing call at maxTotalTimeoutMs', async () => {
     const { client } = await connected();
     const error = (await client
       .callTool(
         'sleep',
         { ms: 5000, progressEveryMs: 50 },
-        { timeout: 300, resetTimeoutOnProgress: true, maxTotalTimeout: 700 },
+        { timeoutMs: 300, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 700 },
       )
       .catch((e) => e)) as MCPCallError;
     expect(error.kind).toBe('timeout');
@@ -110,14 +110,14 @@ describe('tool call timeouts and cancellation', () => {
     );
   });
 
-  it('enforces maxTotalTimeout exactly even when progress is sparse', async () => {
+  it('enforces maxTotalTimeoutMs exactly even when progress is sparse', async () => {
     const { client, cancelled } = await connected();
     const started = Date.now();
     const error = (await client
       .callTool(
         'sleep',
         { ms: 5000, progressEveryMs: 400 },
-        { timeout: 1000, resetTimeoutOnProgress: true, maxTotalTimeout: 500 },
+        { timeoutMs: 1000, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 500 },
       )
       .catch((e) => e)) as MCPCallError;
     expect(error.timeoutMs).toBe(500);
@@ -130,17 +130,35 @@ describe('call options', () => {
   it('resolves defaults per tool name, and layers per-call overrides', async () => {
     const { client } = await connected(
       {},
-      { callOptions: ({ toolName }) => ({ timeout: toolName === 'sleep' ? 150 : 5000 }) },
+      { callOptions: ({ toolName }) => ({ timeoutMs: toolName === 'sleep' ? 150 : 5000 }) },
     );
     const slow = (await client.callTool('sleep', { ms: 3000 }).catch((e) => e)) as MCPCallError;
     expect(slow.timeoutMs).toBe(150);
-    const overridden = await client.callTool('sleep', { ms: 300 }, { timeout: 5000 });
+    const overridden = await client.callTool('sleep', { ms: 300 }, { timeoutMs: 5000 });
     expect(overridden.content).toEqual([{ type: 'text', text: 'slept 300' }]);
   });
 
+  it('still takes the deprecated timeout and maxTotalTimeout, the …Ms names winning over them', async () => {
+    // As the TypeScript spec page writes them: `callOptions: { timeout: 20_000 }`, `maxTotalTimeout`.
+    const { client } = await connected({}, { callOptions: { timeout: 150 } });
+    const byDefault = (await client.callTool('sleep', { ms: 3000 }).catch((e) => e)) as MCPCallError;
+    expect(byDefault.timeoutMs).toBe(150);
+    const capped = (await client
+      .callTool('sleep', { ms: 3000 }, { timeout: 5000, maxTotalTimeout: 200 })
+      .catch((e) => e)) as MCPCallError;
+    expect(capped.timeoutMs).toBe(200);
+    expect(capped.message).toBe(
+      'MCP server "scripted-server": tools/call "sleep" failed: timed out: exceeded maxTotalTimeout of 200 ms',
+    );
+    const both = (await client
+      .callTool('sleep', { ms: 3000 }, { timeout: 5000, timeoutMs: 120 })
+      .catch((e) => e)) as MCPCallError;
+    expect(both.timeoutMs).toBe(120);
+  });
+
   it('setCallOptions replaces the defaults', async () => {
-    const { client } = await connected({}, { callOptions: { timeout: 5000 } });
-    client.setCallOptions({ timeout: 120 });
+    const { client } = await connected({}, { callOptions: { timeoutMs: 5000 } });
+    client.setCallOptions({ timeoutMs: 120 });
     const error = (await client.callTool('sleep', { ms: 3000 }).catch((e) => e)) as MCPCallError;
     expect(error.timeoutMs).toBe(120);
   });

@@ -114,7 +114,7 @@ describe('MCPClient against an HTTP server that is down for a while', () => {
       client.on('disconnected', () => states.push(client.getState()));
       await client.connect();
       await server.stop();
-      const pending = client.callTool('get-sum', { a: 20, b: 22 }, { timeout: 20_000 });
+      const pending = client.callTool('get-sum', { a: 20, b: 22 }, { timeoutMs: 20_000 });
       await new Promise((resolve) => setTimeout(resolve, 500));
       server = await startEverything('streamableHttp', 15_000, port);
       const result = await pending;

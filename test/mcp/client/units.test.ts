@@ -25,17 +25,26 @@ describe('backoffDelay', () => {
 describe('resolveCallOptions', () => {
   it('layers overrides over defaults without erasing them with undefined', () => {
     const signal = new AbortController().signal;
-    expect(resolveCallOptions({ timeout: 5, signal }, 'x', { timeout: 9, signal: undefined })).toEqual({
-      timeout: 9,
+    expect(resolveCallOptions({ timeoutMs: 5, signal }, 'x', { timeoutMs: 9, signal: undefined })).toEqual({
+      timeoutMs: 9,
       signal,
     });
   });
   it('resolves function defaults by tool name', () => {
     const source = ({ toolName }: { toolName: string }) => ({
-      timeout: toolName === 'deep_research' ? 120_000 : 20_000,
+      timeoutMs: toolName === 'deep_research' ? 120_000 : 20_000,
     });
-    expect(resolveCallOptions(source, 'deep_research', undefined)).toEqual({ timeout: 120_000 });
-    expect(resolveCallOptions(source, 'echo', {})).toEqual({ timeout: 20_000 });
+    expect(resolveCallOptions(source, 'deep_research', undefined)).toEqual({ timeoutMs: 120_000 });
+    expect(resolveCallOptions(source, 'echo', {})).toEqual({ timeoutMs: 20_000 });
+  });
+  it("folds each layer's deprecated timeout and maxTotalTimeout into the …Ms names, which win", () => {
+    expect(resolveCallOptions({ timeout: 5, maxTotalTimeout: 50 }, 'x', undefined)).toEqual({
+      timeoutMs: 5,
+      maxTotalTimeoutMs: 50,
+    });
+    expect(resolveCallOptions({ timeout: 5, timeoutMs: 7 }, 'x', {})).toEqual({ timeoutMs: 7 });
+    // A per-call alias overrides a default given by its new name: layers are resolved one by one.
+    expect(resolveCallOptions({ timeoutMs: 7 }, 'x', { timeout: 9 })).toEqual({ timeoutMs: 9 });
   });
 });
 

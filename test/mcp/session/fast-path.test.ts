@@ -67,7 +67,7 @@ describe('tools/call on the fast path', () => {
   it('rejects at once with kind protocol when the result is not an object', async () => {
     const client = await misbehaving();
     const started = Date.now();
-    const error = await client.callTool('bad-result', {}, { timeout: 20_000 }).catch((e: unknown) => e);
+    const error = await client.callTool('bad-result', {}, { timeoutMs: 20_000 }).catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(error).toBeInstanceOf(MCPCallError);
     expect(error).toMatchObject({
@@ -87,7 +87,7 @@ describe('tools/call on the fast path', () => {
 
   it('rejects with kind protocol when content is not an array', async () => {
     const client = await misbehaving();
-    const error = await client.callTool('bad-content', {}, { timeout: 20_000 }).catch((e: unknown) => e);
+    const error = await client.callTool('bad-content', {}, { timeoutMs: 20_000 }).catch((e: unknown) => e);
     expect(error).toMatchObject({
       kind: 'protocol',
       message:
@@ -183,7 +183,7 @@ describe('tools/call on the fast path', () => {
     const client = MCPClient.fromUrl(fixture.url);
     open.push(client);
     await client.connect();
-    const error = await client.callTool('slow', {}, { timeout: 200 }).catch((e: unknown) => e);
+    const error = await client.callTool('slow', {}, { timeoutMs: 200 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'timeout', timeoutMs: 200 });
     await expect(released).resolves.toBeUndefined();
   });

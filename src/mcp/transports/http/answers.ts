@@ -6,11 +6,12 @@
  * resumed with GET and `Last-Event-ID` when the server gave event ids ("Resumability and Redelivery"), else
  * fails the call at once. Messages of the GET stream are delivered here too.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { sleep } from '../../../core/sleep.js';
 import { isJsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { emptyAnswerError, type HttpErrorContext, httpTransportError, readBodyExcerpt } from './errors.js';
-import type { ResolvedReconnection } from './get-stream.js';
+import { type ResolvedReconnection, reconnectDelay } from './get-stream.js';
 import { mediaType } from './media-type.js';
 import type { RequestState } from './request-state.js';
 import { readSse } from './sse-reader.js';
@@ -78,10 +79,8 @@ export class AnswerReader {
         `the response stream ended before the response and ${attempt} resumption attempts failed`,
       );
     }
-    const delay =
-      this.serverRetryMs ?? Math.min(reconnection.initialDelayMs * 2 ** attempt, reconnection.maxDelayMs);
     state.idle.stop();
-    await sleepUnlessAborted(delay, state.controller.signal);
+    await sleep(reconnectDelay(reconnection, attempt, this.serverRetryMs), state.controller.signal);
     state.idle.touch();
     const response = await this.#deps.openGet(lastEventId, state.controller.signal);
     state.idle.touch();
@@ -243,8 +242,4 @@ async function readText(body: ReadableStream<Uint8Array>, onBytes: () => void): 
   }
   if (decoder !== undefined) return text + decoder.decode();
   return first === undefined ? '' : UTF8.decode(first);
-}
-
-async function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
-  await sleep(ms, undefined, { signal }).catch(() => {});
 }

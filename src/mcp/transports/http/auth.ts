@@ -22,13 +22,11 @@ import {
   auth,
   computeScopeUnion,
   extractWWWAuthenticateParams,
+  type FetchLike,
   isStrictScopeSuperset,
   type OAuthClientProvider,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
-
-/** A `fetch` implementation. */
-export type AuthFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 /** Options of {@link HttpAuth}. */
 export interface HttpAuthOptions {
@@ -37,7 +35,7 @@ export interface HttpAuthOptions {
   /** The OAuth provider (the MCP SDK's `OAuthClientProvider` interface). */
   provider: OAuthClientProvider;
   /** `fetch` for discovery, registration and token requests. Default: the global `fetch`. */
-  fetch?: AuthFetch;
+  fetch?: FetchLike;
   /**
    * Accept authorization server metadata whose `issuer` does not match the URL it was fetched for
    * (RFC 8414 §3.3). Servers whose metadata predates that check (published before MCP required it, or
@@ -167,7 +165,7 @@ export function httpAuthFor(
   options: {
     auth?: HttpAuth | undefined;
     authProvider?: OAuthClientProvider | undefined;
-    fetch?: AuthFetch | undefined;
+    fetch?: FetchLike | undefined;
     skipIssuerMetadataValidation?: boolean | undefined;
   },
 ): HttpAuth | undefined {

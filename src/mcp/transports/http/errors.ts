@@ -15,23 +15,18 @@ export interface HttpErrorContext {
 }
 
 /**
- * `MCP server "x": tools/call`, for the start of messages: the same shape as the client's own errors
- * (session/error-mapping.ts), so that the client can re-frame ours without repeating it.
+ * An error of `kind` saying `what` went wrong where `context` says. Outside a JSON-RPC request (a response
+ * we send, a message on a stream) the method reads `request`, so that the message still says what failed.
  */
-function where(context: HttpErrorContext): string {
-  return `MCP server "${context.server ?? 'unnamed'}": ${context.method ?? 'request'}`;
-}
-
-/** An error of `kind` whose message starts with where it happened. */
 export function httpTransportError(
   kind: MCPCallErrorKind,
   context: HttpErrorContext,
   what: string,
   extra: { status?: number; body?: string; timeoutMs?: number; cause?: unknown } = {},
 ): MCPCallError {
-  return new MCPCallError(kind, `${where(context)} failed: ${what}`, {
+  return new MCPCallError(kind, what, {
     server: context.server,
-    method: context.method,
+    method: context.method ?? 'request',
     status: extra.status,
     body: extra.body,
     timeoutMs: extra.timeoutMs,

@@ -9,7 +9,8 @@
  * - `maxRetries` consecutive failed attempts end it, reported through `onError`; a stream that delivered an
  *   event resets the count.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelayMs } from '../../../core/backoff.js';
+import { sleep } from '../../../core/sleep.js';
 import { httpStatusError, readBodyExcerpt } from './errors.js';
 import { readSse } from './sse-reader.js';
 
@@ -41,8 +42,7 @@ export function reconnectDelay(
   attempt: number,
   serverRetryMs?: number,
 ): number {
-  if (serverRetryMs !== undefined) return serverRetryMs;
-  return Math.min(reconnection.initialDelayMs * 2 ** attempt, reconnection.maxDelayMs);
+  return serverRetryMs ?? backoffDelayMs(reconnection, attempt);
 }
 
 /** What the GET stream needs from its transport. */
@@ -115,7 +115,7 @@ export class GetStream {
         Math.max(0, failures - 1),
         this.deps.serverRetryMs(),
       );
-      await sleep(delay, undefined, { signal }).catch(() => {});
+      await sleep(delay, signal);
     }
   }
 

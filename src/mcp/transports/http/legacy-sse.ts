@@ -8,6 +8,7 @@
  * body, no header values), records `closeInfo`, and shares the SSE decoder of the Streamable HTTP transport.
  */
 import {
+  type FetchLike,
   type JSONRPCMessage,
   type MessageExtraInfo,
   type OAuthClientProvider,
@@ -19,7 +20,6 @@ import { WireOrder } from '../wire-order.js';
 import { type HttpAuth, httpAuthFor } from './auth.js';
 import { type HttpErrorContext, httpStatusError, httpTransportError, readBodyExcerpt } from './errors.js';
 import { readSse } from './sse-reader.js';
-import type { HttpFetch } from './streamable-http.js';
 
 /** Options of {@link LegacySSETransport}. */
 export interface LegacySSETransportOptions {
@@ -34,7 +34,7 @@ export interface LegacySSETransportOptions {
   /** See `HttpAuthOptions.skipIssuerMetadataValidation`; used when `auth` is not given. Default false. */
   skipIssuerMetadataValidation?: boolean;
   /** Custom fetch. Default: the global `fetch`. */
-  fetch?: HttpFetch;
+  fetch?: FetchLike;
   /** The server's name, for errors. Default: the URL's host. */
   serverName?: string;
   /** How long `start()` waits for the `endpoint` event, in ms. Default 30_000. */
@@ -73,7 +73,7 @@ export class LegacySSETransport implements AgentwireTransport {
   onmessage?: (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined;
 
   private readonly url: URL;
-  private readonly fetchFn: HttpFetch;
+  private readonly fetchFn: FetchLike;
   private readonly server: string;
   private readonly lifetime = new AbortController();
   private endpoint: URL | undefined;

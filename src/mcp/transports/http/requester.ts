@@ -4,25 +4,23 @@
  * request, or listens on a port `fetch` refuses, is spoken to through `fetch` for the rest of the transport's
  * life, so that its redirects follow the Fetch standard's rules and a session has one outcome.
  */
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { isFetchBadPort, type JsonAnswer, REDIRECTED, sendWithUndici, undiciAvailable } from './undici.js';
-
-/** A `fetch` implementation (the global one by default). */
-export type HttpFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 /** Sends one transport's requests to its endpoint. */
 export class Requester {
   /** The endpoint as a string, for `fetch` (which would otherwise serialise a URL object per request). */
   readonly #href: string;
   /** The caller's `fetch` option; when given, every request goes through it. */
-  readonly #customFetch: HttpFetch | undefined;
-  readonly #fetch: HttpFetch;
+  readonly #customFetch: FetchLike | undefined;
+  readonly #fetch: FetchLike;
   /**
    * Every request goes through `fetch`: the server redirected one (from then on), or its port is one
    * `fetch` refuses (undici.ts `isFetchBadPort`).
    */
   #fetchOnly: boolean;
 
-  constructor(url: URL, customFetch: HttpFetch | undefined) {
+  constructor(url: URL, customFetch: FetchLike | undefined) {
     this.#href = url.href;
     this.#customFetch = customFetch;
     this.#fetch = customFetch ?? ((target, init) => fetch(target, init));

@@ -34,6 +34,7 @@
  */
 
 import type {
+  FetchLike,
   JSONRPCMessage,
   MessageExtraInfo,
   RequestId,
@@ -56,11 +57,12 @@ import {
   type RequestState,
   requestFailure,
 } from './request-state.js';
-import { type HttpFetch, Requester } from './requester.js';
+import { Requester } from './requester.js';
 import { HttpSession, isInitialize } from './session.js';
 import type { JsonAnswer } from './undici.js';
 
-export type { HttpFetch } from './requester.js';
+/** Default longest silence from a server while an answer is awaited, in ms (`idleTimeoutMs`). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 
 /** Options of {@link StreamableHTTPTransport}. */
 export interface StreamableHTTPTransportOptions {
@@ -81,11 +83,11 @@ export interface StreamableHTTPTransportOptions {
    * uses, without its web streams; undici.ts), or the global `fetch` when it is not Node's own (a
    * stub, MSW), when the server's port is one `fetch` refuses, and after the server redirected.
    */
-  fetch?: HttpFetch;
+  fetch?: FetchLike;
   /**
    * Longest silence allowed while waiting for an answer, in ms: no headers, or no body bytes, for this long
    * fails the request with kind `timeout`. Resets on every byte, so a long call that streams progress is never
-   * cut off. Default 120_000.
+   * cut off. Default {@link DEFAULT_IDLE_TIMEOUT_MS}.
    */
   idleTimeoutMs?: number;
   /** Bound on the DELETE that ends the session in `close()`, in ms. Default 5_000. */
@@ -135,7 +137,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     this.headers = new RequestHeaders(options.headers);
     this.requester = new Requester(url, options.fetch);
     this.auth = options.auth;
-    this.idleTimeoutMs = options.idleTimeoutMs ?? 120_000;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.server = options.serverName ?? url.host;
     this.reconnection = resolveReconnection(options.reconnection);
     this.session = new HttpSession(this.server, options.deleteTimeoutMs ?? 5_000, () => {

@@ -3,8 +3,8 @@
  * with a streaming decoder otherwise (bench/PROFILE.md §6); and a caller's own `fetch` carries every POST.
  */
 import type { ServerResponse } from 'node:http';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HttpFetch } from '../../../../src/mcp/transports/http/streamable-http.js';
 import { closeAll, connect } from '../../../fixtures/http-client.js';
 import { type JsonRpcLike, textResult, writeInPieces } from '../../../fixtures/http-server.js';
 
@@ -64,7 +64,7 @@ describe('application/json answers', () => {
 describe('a caller-supplied fetch', () => {
   it('carries every POST, calls included', async () => {
     const methods: string[] = [];
-    const counting: HttpFetch = (url, init) => {
+    const counting: FetchLike = (url, init) => {
       if (init?.method === 'POST' && typeof init.body === 'string') {
         methods.push((JSON.parse(init.body) as { method: string }).method);
       }

@@ -1,0 +1,29 @@
+/**
+ * The options of one MCP request, as every layer passes them on: the client to its session, the session to
+ * the SDK or to the `tools/call` fast path (calls.ts). The public option types derive from this one:
+ * `MCPToolCallOptions` is it plus what only a tool call has, `MCPRequestOptions` its signal and timeout.
+ */
+import type { Progress } from '../protocol/types.js';
+
+/** Default bound on one request, in ms: the MCP SDK's (`DEFAULT_REQUEST_TIMEOUT_MSEC`). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+/** Options of one request (MCP spec 2025-11-25, "Utilities > Cancellation" and "Utilities > Progress"). */
+export interface RequestOptions {
+  /**
+   * Cancels the request: it rejects at once (`MCPCallError` kind `aborted`, the reason on `cause`) and the
+   * server is sent `notifications/cancelled`.
+   */
+  signal?: AbortSignal | undefined;
+  /**
+   * Bound on the request in ms; rejects with `MCPCallError` kind `timeout` and tells the server.
+   * Default {@link DEFAULT_REQUEST_TIMEOUT_MS}.
+   */
+  timeoutMs?: number | undefined;
+  /** Restart the timeout on each `notifications/progress` for this request. Default false. */
+  resetTimeoutOnProgress?: boolean | undefined;
+  /** Hard ceiling on the request's total time in ms, whatever progress arrives. Default: none. */
+  maxTotalTimeoutMs?: number | undefined;
+  /** Receives the server's `notifications/progress` for this request. */
+  onprogress?: ((progress: Progress) => void) | undefined;
+}
