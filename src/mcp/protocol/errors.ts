@@ -5,7 +5,8 @@
  * - {@link MCPToolError}: the tool ran and reported failure (`CallToolResult.isError: true`, MCP spec
  *   2025-11-25 "Tools > Error Handling").
  * - {@link MCPCallError}: the call did not complete: transport, HTTP, JSON-RPC or protocol failure, timeout,
- *   abort, closed connection, expired session (TypeScript seed, "Tool Errors"; Rust seed, "Error Handling").
+ *   abort, closed connection, expired session (JSON-RPC 2.0, "Error object"; MCP spec 2025-11-25,
+ *   "Basic > Lifecycle > Timeouts" and "Transports > Streamable HTTP > Session Management").
  */
 import type { CallToolResult } from './types.js';
 
