@@ -1,4 +1,6 @@
 /**
+ * adapter/: MCP tools as agentwire tools: the tool, the tool set, result rendering, output schemas.
+ *
  * One MCP server tool as an agentwire {@link Tool}, called with `tools/call` (MCP spec 2025-11-25, "Tools >
  * Calling Tools"). The instance points at its `MCPClient`, not at a connection, so it keeps working across
  * reconnects; the client replaces an instance only when the server changes the tool's definition.

@@ -1,4 +1,6 @@
 /**
+ * config/: server configuration files and server descriptions, checked; knows no client.
+ *
  * Server configuration files in the formats users already have:
  *
  * - Claude Desktop / Cursor / Claude Code: `{ "mcpServers": { name: { command, args, env, cwd } |

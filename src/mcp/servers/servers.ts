@@ -1,4 +1,6 @@
 /**
+ * servers/: many clients as one source of tools, and the one rule for tool-name prefixes.
+ *
  * `MCPServers`: many MCP servers (a configuration file's, or clients added one by one) as one source of
  * tools, combined freely. Servers connect in parallel and fail alone: one server that cannot start is
  * reported with its `MCPCallError` while the others connect. Tool-name prefixes are in prefix.ts.

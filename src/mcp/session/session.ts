@@ -1,4 +1,6 @@
 /**
+ * session/: one connection's requests: the SDK's protocol layer, agentwire's tools/call path, error mapping.
+ *
  * One live connection to an MCP server: a transport plus the SDK's protocol layer, from the `initialize`
  * handshake (MCP spec 2025-11-25, "Lifecycle") to close. `tools/call`, the hot path, bypasses the SDK's
  * request funnel (calls.ts); everything else goes through the SDK. `MCPClient` owns a session at a time and makes a

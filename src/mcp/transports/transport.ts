@@ -1,4 +1,6 @@
 /**
+ * transports/: how bytes reach a server (json/, stdio/, http/); they know no session and no client.
+ *
  * The contract between agentwire's transports and `MCPClient`.
  *
  * Our transports implement the official SDK's `Transport` interface, so the SDK's protocol layer (`Client`)

@@ -1,4 +1,6 @@
 /**
+ * transports/json/: JSON-RPC messages of megabytes, parsed while they arrive.
+ *
  * Parses one large stdout line (a JSON-RPC message of megabytes) while it arrives, at little more than its
  * size in peak memory.
  *
