@@ -1,5 +1,5 @@
 /**
- * protocol/: what every room of the MCP layer speaks: wire types, the error hierarchy, the JSON-RPC check, redaction.
+ * protocol/: what every room of the MCP layer speaks: wire types, errors, the JSON-RPC check, redaction.
  *
  * The MCP wire types that agentwire's public API speaks, written out here so that no SDK type leaks into
  * our signatures. Field names follow the MCP specification (2025-11-25, "Tools" and "Content").
