@@ -12,7 +12,8 @@
  *   reject, so nothing of the attempt is left when it does;
  * - once the outcome is decided (the session is the client's), a signal changes nothing.
  */
-import { MCPCallError } from '../protocol/errors.js';
+import type { MCPCallError } from '../protocol/errors.js';
+import { toCallError } from '../session/error-mapping.js';
 
 /** Options of `MCPClient.connect()`. */
 export interface MCPConnectOptions {
@@ -138,11 +139,5 @@ export function untilAborted(
 
 /** The error of a `connect()` whose caller's `signal` fired: kind `aborted`, `cause` the signal's reason. */
 export function connectAborted(server: string, signal: AbortSignal): MCPCallError {
-  const reason: unknown = signal.reason;
-  const text = reason instanceof Error ? reason.message : reason === undefined ? 'aborted' : String(reason);
-  return new MCPCallError('aborted', `MCP server "${server}": connect failed: aborted (${text})`, {
-    server,
-    method: 'connect',
-    cause: reason,
-  });
+  return toCallError(signal.reason, { server, method: 'connect', signal });
 }
