@@ -20,7 +20,7 @@ import type {
   Usage,
 } from './model.js';
 import { normalizeSchema } from './schema.js';
-import { loadSdk } from './sdk.js';
+import { lazyClient, loadSdk } from './sdk.js';
 
 /** Options of {@link anthropic}. */
 export interface AnthropicModelOptions {
@@ -54,7 +54,6 @@ class AnthropicModel implements Model {
   readonly id: string;
   readonly #options: AnthropicModelOptions;
   readonly #maxTokens: number;
-  #client: Promise<Anthropic> | undefined;
 
   constructor(options: AnthropicModelOptions) {
     this.id = options.model;
@@ -62,29 +61,17 @@ class AnthropicModel implements Model {
     this.#maxTokens = options.maxTokens ?? 4096;
   }
 
-  /**
-   * The SDK client, created on first use. After a failure (the SDK not installed, say) the next request
-   * tries again.
-   */
-  #sdkClient(): Promise<Anthropic> {
-    if (this.#client === undefined) {
-      const options = this.#options;
-      const client = loadSdk('anthropic').then(
-        (Sdk) =>
-          new Sdk({
-            ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-            ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-            ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-            ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
-          }),
-      );
-      client.catch(() => {
-        if (this.#client === client) this.#client = undefined;
-      });
-      this.#client = client;
-    }
-    return this.#client;
-  }
+  /** The SDK client, created on first use (see {@link lazyClient}). */
+  readonly #sdkClient = lazyClient(async () => {
+    const options = this.#options;
+    const Sdk = await loadSdk('anthropic');
+    return new Sdk({
+      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+    });
+  });
 
   normalizeToolSchema(schema: JsonSchema): JsonSchema {
     return normalizeSchema(schema, 'anthropic');

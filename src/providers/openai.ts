@@ -19,7 +19,7 @@ import type {
   Usage,
 } from './model.js';
 import { normalizeSchema } from './schema.js';
-import { loadSdk } from './sdk.js';
+import { lazyClient, loadSdk } from './sdk.js';
 
 /** Options of {@link openai}. */
 export interface OpenAIModelOptions {
@@ -59,7 +59,6 @@ class OpenAIModel implements Model {
   readonly #options: OpenAIModelOptions;
   /** Read when the model is created, as the SDK would read it when its client is. */
   readonly #apiKey: string;
-  #client: Promise<OpenAI> | undefined;
 
   constructor(options: OpenAIModelOptions) {
     this.id = options.model;
@@ -67,29 +66,17 @@ class OpenAIModel implements Model {
     this.#apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? 'not-needed';
   }
 
-  /**
-   * The SDK client, created on first use. After a failure (the SDK not installed, say) the next request
-   * tries again.
-   */
-  #sdkClient(): Promise<OpenAI> {
-    if (this.#client === undefined) {
-      const options = this.#options;
-      const client = loadSdk('openai').then(
-        (Sdk) =>
-          new Sdk({
-            apiKey: this.#apiKey,
-            ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-            ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-            ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
-          }),
-      );
-      client.catch(() => {
-        if (this.#client === client) this.#client = undefined;
-      });
-      this.#client = client;
-    }
-    return this.#client;
-  }
+  /** The SDK client, created on first use (see {@link lazyClient}). */
+  readonly #sdkClient = lazyClient(async () => {
+    const options = this.#options;
+    const Sdk = await loadSdk('openai');
+    return new Sdk({
+      apiKey: this.#apiKey,
+      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+    });
+  });
 
   normalizeToolSchema(schema: JsonSchema): JsonSchema {
     return normalizeSchema(schema, 'openai');

@@ -67,3 +67,21 @@ function notInstalled(provider: Provider, cause: unknown): ModelError {
 export async function preloadSdk(provider: string): Promise<void> {
   if (provider === 'anthropic' || provider === 'openai') await loadSdk(provider);
 }
+
+/**
+ * A client made on first use and kept: `create` runs at the first call; after a failure (the SDK not
+ * installed, say) the next call runs it again.
+ */
+export function lazyClient<T>(create: () => Promise<T>): () => Promise<T> {
+  let client: Promise<T> | undefined;
+  return () => {
+    if (client === undefined) {
+      const made = create();
+      made.catch(() => {
+        if (client === made) client = undefined;
+      });
+      client = made;
+    }
+    return client;
+  };
+}
