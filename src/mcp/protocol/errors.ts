@@ -94,6 +94,13 @@ export interface MCPCallErrorDetails {
   stderrTail?: readonly string[] | undefined;
   /** The timeout that elapsed, in ms (kind `timeout`). */
   timeoutMs?: number | undefined;
+  /**
+   * True when the request was lost in flight: over Streamable HTTP in MCP 2026-07-28 its response stream broke
+   * before the response, and the client MUST re-issue it as a new request with a new id (MCP spec 2026-07-28,
+   * "Key Changes" 9; streams are not resumable). Whether re-issuing is safe (a `tools/call` may not be
+   * idempotent) is the caller's decision.
+   */
+  reissue?: boolean | undefined;
   cause?: unknown;
 }
 
@@ -139,6 +146,7 @@ export class MCPCallError extends MCPError {
   readonly signal: string | null | undefined;
   readonly stderrTail: readonly string[] | undefined;
   readonly timeoutMs: number | undefined;
+  readonly reissue: boolean | undefined;
 
   /**
    * @param reason - What went wrong, without where: the message is built from it and `details` (see
@@ -158,6 +166,7 @@ export class MCPCallError extends MCPError {
     this.signal = details.signal;
     this.stderrTail = details.stderrTail;
     this.timeoutMs = details.timeoutMs;
+    this.reissue = details.reissue;
   }
 
   /** The details this error carries, for building a derived error (e.g. the same failure, now naming the tool). */
@@ -174,6 +183,7 @@ export class MCPCallError extends MCPError {
       signal: this.signal,
       stderrTail: this.stderrTail,
       timeoutMs: this.timeoutMs,
+      reissue: this.reissue,
       cause: this.cause,
     };
   }

@@ -4,7 +4,9 @@
  * notifications and server requests before the response. A message answers the request only when it is a
  * JSON-RPC response carrying its id; the stream is released at that frame. A stream that ends before it is
  * resumed with GET and `Last-Event-ID` when the server gave event ids ("Resumability and Redelivery"), else
- * fails the call at once. Messages of the GET stream are delivered here too.
+ * fails the call at once. Messages of the GET stream are delivered here too. A 2026-era request's stream is
+ * never resumed (MCP spec 2026-07-28, "Transports > Streamable HTTP > Receiving Messages"): one that ends
+ * before its response fails at once, marked `reissue`.
  */
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
@@ -126,7 +128,7 @@ export class AnswerReader {
   async #readRequestStream(body: ReadableStream<Uint8Array>, state: RequestState, attempt: number) {
     const outcome = await readSse(body, {
       onEvent: (event) => {
-        if (event.id !== undefined) {
+        if (event.id !== undefined && !state.modern) {
           state.lastEventId = event.id;
           state.onresumptiontoken?.(event.id);
         }
@@ -141,6 +143,16 @@ export class AnswerReader {
     if (state.responded) return;
     if (outcome.bytes === 0 && attempt === 0)
       throw emptyAnswerError(state.context, state.status, 'text/event-stream');
+    if (state.modern) {
+      // MCP spec 2026-07-28, "Transports > Streamable HTTP": no `Last-Event-ID`; the request is lost and is
+      // re-issued as a new one, which the session decides.
+      throw httpTransportError(
+        'transport',
+        state.context,
+        'the server ended the response stream before the response',
+        { reissue: true },
+      );
+    }
     if (state.lastEventId !== undefined) return this.resume(state, state.lastEventId, attempt);
     throw httpTransportError(
       'transport',

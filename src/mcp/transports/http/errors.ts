@@ -22,7 +22,15 @@ export function httpTransportError(
   kind: MCPCallErrorKind,
   context: HttpErrorContext,
   what: string,
-  extra: { status?: number; body?: string; timeoutMs?: number; cause?: unknown } = {},
+  extra: {
+    status?: number;
+    body?: string;
+    timeoutMs?: number;
+    code?: number;
+    data?: unknown;
+    reissue?: boolean;
+    cause?: unknown;
+  } = {},
 ): MCPCallError {
   return new MCPCallError(kind, what, {
     server: context.server,
@@ -30,6 +38,9 @@ export function httpTransportError(
     status: extra.status,
     body: extra.body,
     timeoutMs: extra.timeoutMs,
+    code: extra.code,
+    data: extra.data,
+    reissue: extra.reissue,
     cause: extra.cause,
   });
 }

@@ -20,6 +20,12 @@ export interface RequestState {
   lastEventId: string | undefined;
   /** Set when the SDK resends a request to resume it: answers are renumbered to the new id. */
   replayId: RequestId | undefined;
+  /**
+   * A 2026-era request (its `_meta` envelope names a 2026-era protocol version): its stream is never resumed,
+   * and one that breaks before the response fails with `reissue` (MCP spec 2026-07-28, "Transports >
+   * Streamable HTTP": resumable SSE streams are not supported).
+   */
+  modern: boolean;
   onresumptiontoken: ((token: string) => void) | undefined;
 }
 
@@ -43,6 +49,7 @@ export function newRequestState(
     status: 0,
     lastEventId: undefined,
     replayId: undefined,
+    modern: false,
     onresumptiontoken: options?.onresumptiontoken,
   };
   const requestSignal = options?.requestSignal;
@@ -78,6 +85,22 @@ export function requestFailure(signal: AbortSignal, context: HttpErrorContext, e
   if (reason instanceof MCPCallError) return reason;
   if (error instanceof MCPCallError || error instanceof UnauthorizedError) return error;
   return httpTransportError('transport', context, describe(error), { cause: error });
+}
+
+/**
+ * `failure` of a 2026-era request, marked `reissue` when the request was lost in flight: its 2xx answer had
+ * begun and broke (a reset socket, say) before the response (MCP spec 2026-07-28, "Key Changes" 9).
+ */
+export function lostInFlight(state: RequestState, failure: unknown): unknown {
+  const broken =
+    state.modern &&
+    !state.responded &&
+    state.status >= 200 &&
+    state.status < 300 &&
+    failure instanceof MCPCallError &&
+    failure.kind === 'transport' &&
+    failure.reissue !== true;
+  return broken ? failure.with({ reissue: true }) : failure;
 }
 
 /**

@@ -30,6 +30,14 @@
  * - sse-decoder.ts: SSE framing, split at any byte or inside a UTF-8 sequence.
  * - get-stream.ts: the GET stream (405/404 = none, `Last-Event-ID`, `retry:`).
  * - errors.ts: non-2xx errors carry the status and at most 512 characters of body, never header values.
+ * - modern-headers.ts: a 2026-era request (MCP spec 2026-07-28, "Transports > Streamable HTTP"), recognised
+ *   per request by the protocol version its `_meta` envelope names, so that one transport carries a
+ *   negotiation probe before any verdict and needs no mode switch: `MCP-Protocol-Version` from that envelope,
+ *   `Mcp-Method`, `Mcp-Name`; `Mcp-Param-*` come from the session as per-message `headers`
+ *   (`TransportSendOptions.headers`, built with protocol/mcp-headers.ts). Its 4xx JSON-RPC error answers
+ *   fail it as that error (kind `jsonrpc`, `code`, `data`, `status`); its stream is never resumed, and one
+ *   that breaks before the response fails at once with `reissue: true`. No session id, GET stream or DELETE
+ *   happen in 2026 mode because only `initialize` and `notifications/initialized` start them.
  * Server requests (`ping`, `sampling/createMessage`, …) are answered by the SDK's Protocol through `send`.
  */
 
@@ -48,10 +56,17 @@ import type { HttpAuth } from './auth.js';
 import { type HttpErrorContext, httpTransportError } from './errors.js';
 import { GetStream, type HttpReconnectionOptions, resolveReconnection } from './get-stream.js';
 import { RequestHeaders } from './headers.js';
+import {
+  applyModernHeaders,
+  isModernRequest,
+  modernFailedAnswer,
+  modernRequestHeaders,
+} from './modern-headers.js';
 import { type AuthRetries, FIRST_ATTEMPT, reauthorize } from './oauth-retry.js';
 import {
   abortedError,
   idleTimer,
+  lostInFlight,
   newRequestState,
   RELEASED,
   type RequestState,
@@ -185,6 +200,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     if (refusal !== undefined) throw refusal;
     if (!('method' in message && 'id' in message)) return this.sendOneWay(message, options);
     const state = newRequestState(message.id, { server: this.server, method }, this.idleTimeoutMs, options);
+    state.modern = isModernRequest(message);
     this.inflight.set(message.id, state);
     let released = false;
     try {
@@ -202,7 +218,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
       // to drop its listener.
       released = options?.requestSignal === undefined;
     } catch (error) {
-      throw requestFailure(state.controller.signal, state.context, error);
+      throw lostInFlight(state, requestFailure(state.controller.signal, state.context, error));
     } finally {
       state.idle.stop();
       if (!released) state.controller.abort(RELEASED);
@@ -299,6 +315,8 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     const session = initialize ? undefined : this.session.id;
     const token = this.auth === undefined ? undefined : await this.auth.accessToken();
     const headers = this.headers.for(options?.headers, session, token);
+    const modern = modernRequestHeaders(message);
+    if (modern !== undefined) applyModernHeaders(headers, modern);
     headers['content-type'] = 'application/json';
     headers.accept = 'application/json, text/event-stream';
     const body = JSON.stringify(message);
@@ -309,6 +327,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     }
     const next = this.auth === undefined ? undefined : await reauthorize(this.auth, response, retries);
     if (next !== undefined) return this.post(message, signal, context, options, onBytes, next);
+    if (modern !== undefined) throw await modernFailedAnswer(response, context, message);
     throw await this.session.failedAnswer(response, context, session);
   }
 
