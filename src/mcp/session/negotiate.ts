@@ -79,6 +79,11 @@ export interface Negotiated {
   started: boolean;
   /** A probe went unanswered: its late answer must be dropped, not reported. */
   lateProbe: boolean;
+  /**
+   * What the transport reported through `onerror` while the probe held it (a non-JSON stdout line, say),
+   * to be passed on once the SDK listens; never from a process that died on the probe.
+   */
+  reports: Error[];
 }
 
 type Outcome =
@@ -100,9 +105,9 @@ export async function negotiate(request: NegotiationRequest): Promise<Negotiated
   const transport = request.createTransport();
   const pin = request.protocolVersion;
   if (pin !== 'auto' && !isModernVersion(pin))
-    return { transport, prior: { kind: 'legacy' }, started: false, lateProbe: false };
+    return { transport, prior: { kind: 'legacy' }, started: false, lateProbe: false, reports: [] };
   if (request.probe === undefined) {
-    if (pin === 'auto') return { transport, prior: undefined, started: false, lateProbe: false };
+    if (pin === 'auto') return { transport, prior: undefined, started: false, lateProbe: false, reports: [] };
     throw new MCPCallError('protocol', `this transport cannot speak MCP ${pin} yet`, {
       server: request.server,
       method: 'server/discover',
@@ -125,20 +130,21 @@ async function probe(
   pin: MCPProtocolVersionOption,
   modern: readonly string[],
 ): Promise<Negotiated> {
+  const reports: Error[] = [];
   const legacy = (lateProbe: boolean): Negotiated => {
     if (pin !== 'auto') throw notModern(request, pin);
-    return { transport, prior: { kind: 'legacy' }, started: true, lateProbe };
+    return { transport, prior: { kind: 'legacy' }, started: true, lateProbe, reports };
   };
   let version = modern[0] ?? MODERN_PROTOCOL_VERSIONS[0];
   for (let attempt = 0; attempt < 2; attempt++) {
-    const outcome = await probeOnce(transport, version, request);
+    const outcome = await probeOnce(transport, version, request, reports);
     if (request.signal?.aborted) throw request.signal.reason;
     switch (outcome.kind) {
       case 'result': {
         const discover = discoverResult(outcome.result);
         const mutual = discover && modern.find((v) => discover.supportedVersions.includes(v));
         if (discover && mutual !== undefined)
-          return { transport, prior: { kind: 'modern', discover }, started: true, lateProbe: false };
+          return { transport, prior: { kind: 'modern', discover }, started: true, lateProbe: false, reports };
         if (pin === 'auto') return legacy(false);
         throw noCommonVersion(request.server, 'server/discover', modern, discover?.supportedVersions);
       }
@@ -177,6 +183,7 @@ async function probe(
           prior: { kind: 'legacy' },
           started: false,
           lateProbe: false,
+          reports: [],
         };
       }
     }
@@ -189,6 +196,7 @@ function probeOnce(
   transport: AgentwireTransport,
   version: string,
   request: NegotiationRequest,
+  reports: Error[],
 ): Promise<Outcome> {
   probes += 1;
   const id = `${PROBE_ID_PREFIX}${probes}`;
@@ -220,6 +228,8 @@ function probeOnce(
     const onAbort = () => settle({ kind: 'timeout' });
     const timer = setTimeout(() => settle({ kind: 'timeout' }), request.timeoutMs);
     request.signal?.addEventListener('abort', onAbort, { once: true });
+    // The signal may have fired while the transport started.
+    if (request.signal?.aborted) return settle({ kind: 'timeout' });
     // Anything but the probe's answer (a server's early notification, say) is dropped: nothing listens yet.
     transport.onmessage = (reply) => {
       if (!('id' in reply) || reply.id !== id) return;
@@ -227,7 +237,7 @@ function probeOnce(
       else if ('error' in reply) settle({ kind: 'error', code: reply.error.code, data: reply.error.data });
     };
     transport.onclose = () => settle({ kind: 'closed' });
-    transport.onerror = () => {};
+    transport.onerror = (error) => reports.push(error);
     transport.send(message).catch((error: unknown) => settle({ kind: 'send-failed', error }));
   });
 }

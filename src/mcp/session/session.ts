@@ -156,6 +156,7 @@ export class Session {
     } finally {
       Reflect.deleteProperty(transport, 'start');
     }
+    for (const report of negotiated.reports) transport.onerror?.(report);
     if (negotiated.lateProbe) dropLateProbeAnswers(transport);
     // The 2026 era changes the request envelope and result decoding; its calls stay with the SDK.
     if (sdk.getProtocolEra() === 'legacy')
