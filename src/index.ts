@@ -71,6 +71,8 @@ export {
   type MCPInvalidServerEntry,
   type MCPLoadConfigOptions,
   MCPPrefixedTool,
+  type MCPProtocolVersion,
+  type MCPProtocolVersionOption,
   type MCPReconnectOptions,
   type MCPRequestOptions,
   type MCPServerConfig,

@@ -56,6 +56,8 @@ describe('public API', () => {
         'MCPConnectOptions',
         'MCPReconnectOptions',
         'MCPRequestOptions',
+        'MCPProtocolVersion',
+        'MCPProtocolVersionOption',
         'MCPToolCallOptions',
         'MCPCallOptionsContext',
         'MCPCallOptionsSource',

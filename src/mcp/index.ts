@@ -82,5 +82,6 @@ export type {
   MCPCallOptionsSource,
   MCPToolCallOptions,
 } from './session/call-options.js';
+export type { MCPProtocolVersion, MCPProtocolVersionOption } from './session/protocol-versions.js';
 export type { MCPServerRequestHandlers, ServerRequestContext } from './session/server-requests.js';
 export type { AuthorizationCallback } from './transports/http/auth.js';

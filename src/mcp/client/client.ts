@@ -137,6 +137,15 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     return this.#connection.session?.serverInfo;
   }
 
+  /**
+   * The MCP revision agreed with the server on the current connection (`'2026-07-28'`, `'2025-11-25'`, …),
+   * `undefined` when not connected. See the `protocolVersion` option (MCP spec 2026-07-28, "Basic >
+   * Versioning"; "Server > Discover").
+   */
+  getProtocolVersion(): string | undefined {
+    return this.#connection.connected?.protocolVersion;
+  }
+
   /** The Streamable HTTP `Mcp-Session-Id` of the current connection, if the server assigned one. */
   get sessionId(): string | undefined {
     return this.#connection.session?.sessionId;
@@ -383,13 +392,12 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** `logging/setLevel`: the server sends `notifications/message` at `level` and above (`serverLog` events). */
   async setLoggingLevel(level: LoggingLevel, options?: MCPRequestOptions): Promise<void> {
-    const session = this.#requireSession('logging/setLevel');
-    await session.request('logging/setLevel', { level }, anyObjectSchema, this.#requestOptions(options));
+    await this.#requireSession('logging/setLevel').setLogLevel(level, this.#requestOptions(options));
   }
 
   /** `ping`: resolves when the server answers. @throws MCPCallError */
   async ping(options?: MCPRequestOptions): Promise<void> {
-    await this.#requireSession('ping').request('ping', {}, anyObjectSchema, this.#requestOptions(options));
+    await this.#requireSession('ping').ping(this.#requestOptions(options));
   }
 
   /**
@@ -399,7 +407,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   async setRoots(roots: Root[]): Promise<void> {
     this.#roots = roots;
     if (this.#options.roots && this.#connection.state === 'connected')
-      await this.#connection.session?.notify('notifications/roots/list_changed');
+      await this.#connection.session?.rootsChanged();
   }
 
   #onToolListChanged(session: Session): void {

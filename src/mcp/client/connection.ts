@@ -15,7 +15,6 @@ import type { MCPToolDefinition } from '../protocol/types.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type ResolvedCallOptions } from '../session/call-options.js';
 import { toCallError } from '../session/error-mapping.js';
 import type { RequestOptions } from '../session/request-options.js';
-import { anyObjectSchema } from '../session/result-checks.js';
 import { Session, type SessionClientFeatures, type SessionHooks } from '../session/session.js';
 import { ConnectAttempt, connectAborted, untilAborted } from './connect-attempt.js';
 import type { MCPClientEvents, TypedEmitter } from './events.js';
@@ -205,13 +204,7 @@ export class Connection {
     const session = await this.#openSession(requestOptions);
     try {
       const definitions = await session.listTools(requestOptions);
-      if (options.logLevel)
-        await session.request(
-          'logging/setLevel',
-          { level: options.logLevel },
-          anyObjectSchema,
-          requestOptions,
-        );
+      if (options.logLevel) await session.setLogLevel(options.logLevel, requestOptions);
       if (signal.aborted) throw this.notConnected('connect', 'disconnect() was called while connecting');
       this.#session = session;
       committed?.();
@@ -250,6 +243,7 @@ export class Connection {
           hooks,
           options,
           host.features(),
+          { protocolVersion: host.options.protocolVersion ?? 'auto', probe: candidate.probe },
         );
         return session;
       } catch (error) {

@@ -5,6 +5,7 @@
 import type { MCPFormatResultContext } from '../adapter/present-result.js';
 import type { CallToolResult, LoggingLevel } from '../protocol/types.js';
 import type { MCPCallOptionsSource } from '../session/call-options.js';
+import type { MCPProtocolVersionOption } from '../session/protocol-versions.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from '../session/request-options.js';
 import type { MCPServerRequestHandlers } from '../session/server-requests.js';
 import type { MCPReconnectOptions } from './reconnect.js';
@@ -55,8 +56,25 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
   refreshToolsOnListChanged?: boolean;
   /** Quiet period in ms that a burst of `list_changed` notifications is folded into. Default {@link DEFAULT_LIST_CHANGED_DEBOUNCE_MS}. */
   listChangedDebounceMs?: number;
-  /** Ask the server for log messages at this level and above after each connect (`logging/setLevel`). */
+  /**
+   * Ask the server for log messages at this level and above after each connect: `logging/setLevel` in the
+   * 2025 era; in 2026-07-28, which removed that method, `io.modelcontextprotocol/logLevel` in every
+   * request's `_meta` (MCP spec 2026-07-28, changelog: the log level is set per request).
+   */
   logLevel?: LoggingLevel;
+  /**
+   * The MCP revision to speak. `'auto'` (default) negotiates: over stdio it sends `server/discover` first
+   * (MCP spec 2026-07-28, "Server > Discover") and speaks 2026-07-28 when the server offers it, else falls
+   * back to the 2025 `initialize` handshake on the same server process (MCP spec 2026-07-28, "Basic >
+   * Versioning > Backward Compatibility"); a -32022 answer naming another revision we speak is retried
+   * once with it. A revision pins it: a 2025-era one sends `initialize` offering only it, `'2026-07-28'`
+   * only `server/discover`. Streamable HTTP and HTTP+SSE speak the 2025 era until the HTTP transport
+   * carries 2026-07-28, so `'auto'` sends `initialize` there as before. Every reconnect negotiates again.
+   * A server that speaks none of the revisions allowed fails `connect()` with `MCPCallError` kind
+   * `protocol`, `code` -32022, `data: { supported: string[] | undefined, offered: string[] }` (the
+   * server's revisions and ours). See `MCPClient.getProtocolVersion()`.
+   */
+  protocolVersion?: MCPProtocolVersionOption;
 }
 
 /** Options for requests other than `tools/call`: the signal and timeout of every request. */

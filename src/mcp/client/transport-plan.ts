@@ -11,6 +11,7 @@ import {
   parseServerUrl,
 } from '../config/server-spec.js';
 import { httpRedactor, noRedaction, type Redactor } from '../protocol/redact.js';
+import type { EraProbe } from '../session/negotiate.js';
 import type { TransportFactory } from '../session/session.js';
 import { HttpAuth } from '../transports/http/auth.js';
 import { isLegacyFallbackError, LegacySSETransport } from '../transports/http/legacy-sse.js';
@@ -24,6 +25,11 @@ export interface TransportCandidate {
   fallBackOn?: (error: unknown) => boolean;
   /** Logged when falling back. */
   fallbackNote?: string;
+  /**
+   * How this transport is probed for the 2026-07-28 era (session/negotiate.ts); absent: it speaks the
+   * legacy era only and connects with `initialize` at once.
+   */
+  probe?: EraProbe;
 }
 
 /** The ordered ways to reach one server, and its default name. */
@@ -73,7 +79,7 @@ export function stdioTransportPlan(server: MCPStdioServer, name: string | undefi
   const serverName = name ?? nameFromCommand(server.command, server.args);
   return {
     defaultName: serverName,
-    candidates: [{ create: () => new StdioTransport({ ...server, serverName }) }],
+    candidates: [{ create: () => new StdioTransport({ ...server, serverName }), probe: 'stdio' }],
     redact: noRedaction,
   };
 }

@@ -6,29 +6,28 @@
  * request funnel (calls.ts); everything else goes through the SDK. `MCPClient` owns a session at a time and makes a
  * new one to reconnect; a session is never reopened.
  */
-import {
-  Client,
-  SdkError,
-  SdkErrorCode,
-  type RequestOptions as SdkRequestOptions,
-  type StandardSchemaV1,
-} from '@modelcontextprotocol/client';
-import type { MCPCallError } from '../protocol/errors.js';
+import { Client, SdkError, SdkErrorCode, type StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { MCPCallError } from '../protocol/errors.js';
 import { type Redactor, redactError } from '../protocol/redact.js';
 import type {
   CallToolResult,
   CreateMessageParams,
   ElicitParams,
   Implementation,
+  LoggingLevel,
   MCPToolDefinition,
   Root,
   ServerLogMessage,
 } from '../protocol/types.js';
 import type { AgentwireTransport } from '../transports/transport.js';
-import { DirectRequests, notConnected, progressOf } from './calls.js';
+import { DirectRequests, notConnected } from './calls.js';
 import { closed, type FailureContext, toCallError } from './error-mapping.js';
-import type { RequestOptions } from './request-options.js';
+import { dropLateProbeAnswers, refusedVersion, startedAlready } from './handover.js';
+import { type Negotiated, negotiate, type SessionEra } from './negotiate.js';
+import { sdkOptions, withLogLevel } from './request-extras.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
 import {
+  anyObjectSchema,
   callToolResultSchema,
   type ListPage,
   listPageSchema,
@@ -73,23 +72,6 @@ export interface SessionClientFeatures extends MCPServerRequestHandlers {
 /** Builds a fresh transport for one connection attempt. */
 export type TransportFactory = () => AgentwireTransport;
 
-/**
- * Our request options as the SDK's, without `undefined` keys. A progress token is attached whenever progress can
- * matter: the SDK only asks for progress when `onprogress` is set, so `resetTimeoutOnProgress` alone would
- * never see a notification to reset on.
- */
-function sdkOptions(options: RequestOptions): SdkRequestOptions {
-  const out: SdkRequestOptions = {};
-  if (options.signal) out.signal = options.signal;
-  if (options.timeoutMs !== undefined) out.timeout = options.timeoutMs;
-  if (options.maxTotalTimeoutMs !== undefined) out.maxTotalTimeout = options.maxTotalTimeoutMs;
-  if (options.resetTimeoutOnProgress) out.resetTimeoutOnProgress = true;
-  const onprogress = options.onprogress;
-  if (onprogress) out.onprogress = (p) => onprogress(progressOf(p));
-  else if (options.resetTimeoutOnProgress) out.onprogress = () => {};
-  return out;
-}
-
 /** Upper bound on list pages, against a server whose cursors never end. */
 const MAX_LIST_PAGES = 10_000;
 
@@ -100,6 +82,8 @@ export class Session {
   readonly #server: string;
   readonly #redact: Redactor | undefined;
   #closing = false;
+  /** The log level asked for in the 2026 era, sent in every request's `_meta`. */
+  #logLevel: LoggingLevel | undefined;
   /** `tools/call` without the SDK's funnel; set once a 2025-era connection is up (see calls.ts). */
   #direct: DirectRequests | undefined;
 
@@ -111,8 +95,10 @@ export class Session {
   }
 
   /**
-   * Opens a transport and performs the `initialize` handshake. On failure everything opened is closed.
-   * @throws MCPCallError naming the server and `initialize`.
+   * Opens a transport, finds the revision both sides speak (negotiate.ts: `server/discover`, else the
+   * `initialize` handshake) and connects the SDK's protocol layer. On failure everything opened is closed.
+   * @throws MCPCallError naming the server and `initialize` (or `server/discover` for a failed probe); kind
+   *   `protocol` code -32022 when no revision is shared (`data.supported`, `data.offered`).
    */
   static async open(
     server: string,
@@ -121,9 +107,34 @@ export class Session {
     hooks: SessionHooks,
     options: RequestOptions,
     features: SessionClientFeatures = {},
+    era: SessionEra = {},
   ): Promise<Session> {
-    const transport = createTransport();
-    const sdk = new Client(clientInfo, { capabilities: clientCapabilities(features) });
+    const protocolVersion = era.protocolVersion ?? 'auto';
+    const capabilities = clientCapabilities(features);
+    const context = { method: 'initialize', signal: options.signal, timeoutMs: options.timeoutMs };
+    let negotiated: Negotiated;
+    try {
+      negotiated = await negotiate({
+        server,
+        createTransport,
+        probe: era.probe,
+        protocolVersion,
+        clientInfo,
+        capabilities,
+        timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: options.signal,
+        ...(era.modernVersions && { modernVersions: era.modernVersions }),
+      });
+    } catch (error) {
+      const method = error instanceof MCPCallError && error.method ? error.method : 'initialize';
+      throw toCallError(error, { server, ...context, method, redact: features.redact });
+    }
+    const { transport, prior } = negotiated;
+    // A pin speaks only its revision; 'auto' keeps the SDK's own list, so the 2025 handshake is unchanged.
+    const sdk = new Client(clientInfo, {
+      capabilities,
+      ...(protocolVersion !== 'auto' && { supportedProtocolVersions: [protocolVersion] }),
+    });
     const session = new Session(sdk, transport, server, features.redact);
     sdk.onerror = (error) => {
       if (isSdkLateMessageReport(error)) hooks.onLateMessage?.();
@@ -135,17 +146,18 @@ export class Session {
     };
     session.#routeNotifications(hooks);
     session.#answerServerRequests(features);
+    if (negotiated.started) startedAlready(transport);
     try {
-      await sdk.connect(transport, sdkOptions(options));
+      await sdk.connect(transport, { ...sdkOptions(options), ...(prior && { prior }) });
     } catch (error) {
-      const failure = session.#fail(error, {
-        method: 'initialize',
-        signal: options.signal,
-        timeoutMs: options.timeoutMs,
-      });
+      const failure = refusedVersion(error, server, protocolVersion) ?? session.#fail(error, context);
       await session.close();
       throw failure;
+    } finally {
+      Reflect.deleteProperty(transport, 'start');
     }
+    for (const report of negotiated.reports) transport.onerror?.(report);
+    if (negotiated.lateProbe) dropLateProbeAnswers(transport);
     // The 2026 era changes the request envelope and result decoding; its calls stay with the SDK.
     if (sdk.getProtocolEra() === 'legacy')
       session.#direct = new DirectRequests(
@@ -285,16 +297,49 @@ export class Session {
   ): Promise<T> {
     try {
       this.#requireOpen();
-      return await this.#sdk.request({ method, params }, schema, sdkOptions(options));
+      const sent = withLogLevel(params, this.#logLevel);
+      return await this.#sdk.request({ method, params: sent }, schema, sdkOptions(options));
     } catch (error) {
       throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeoutMs });
     }
   }
 
-  /** Sends a notification (e.g. `notifications/roots/list_changed`). Failures go to the session's onError. */
-  async notify(method: string): Promise<void> {
+  /** Whether the connection speaks the 2026-07-28 era (`'modern'`) or a 2025 one (`'legacy'`). */
+  get era(): 'modern' | 'legacy' | undefined {
+    return this.#sdk.getProtocolEra();
+  }
+
+  /**
+   * Asks for server log messages at `level` and above: `logging/setLevel` in the 2025 era; in 2026-07-28,
+   * which removed it, the level goes in every later request's `_meta` (request-extras.ts).
+   * @throws MCPCallError (2025 era)
+   */
+  async setLogLevel(level: LoggingLevel, options: RequestOptions): Promise<void> {
+    if (this.era === 'modern') {
+      this.#logLevel = level;
+      return;
+    }
+    await this.request('logging/setLevel', { level }, anyObjectSchema, options);
+  }
+
+  /**
+   * Checks that the server answers: `ping` in the 2025 era; `server/discover` in 2026-07-28, which removed
+   * `ping` (MCP spec 2026-07-28, changelog).
+   * @throws MCPCallError
+   */
+  async ping(options: RequestOptions): Promise<void> {
+    const method = this.era === 'modern' ? 'server/discover' : 'ping';
+    await this.request(method, {}, anyObjectSchema, options);
+  }
+
+  /**
+   * Tells the server the roots changed (`notifications/roots/list_changed`), in the 2025 era only: 2026-07-28
+   * removed the notification, and the server asks for roots with each request that needs them.
+   */
+  async rootsChanged(): Promise<void> {
+    if (this.era === 'modern') return;
     try {
-      await this.#sdk.notification({ method });
+      await this.#sdk.notification({ method: 'notifications/roots/list_changed' });
     } catch (error) {
       this.#sdk.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
@@ -343,7 +388,7 @@ export class Session {
     try {
       this.#requireOpen();
       return await this.#sdk.request(
-        { method: 'tools/call', params },
+        { method: 'tools/call', params: withLogLevel(params, this.#logLevel) },
         callToolResultSchema,
         sdkOptions({ ...options, signal }),
       );

@@ -40,7 +40,8 @@ describe('tools/call on the fast path', () => {
     const { dir, remove } = tempDir();
     cleanups.push(remove);
     const log = path.join(dir, 'log.jsonl');
-    const client = MCPClient.fromStdio(scripted({ FIXTURE_LOG: log }));
+    // Pinned to 2025-11-25: no server/discover probe before initialize (see test/mcp/era2026/negotiate.test.ts).
+    const client = MCPClient.fromStdio(scripted({ FIXTURE_LOG: log }), { protocolVersion: '2025-11-25' });
     open.push(client);
     await client.connect();
     await client.callTool('echo', { text: 'one' });

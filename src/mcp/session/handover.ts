@@ -1,0 +1,62 @@
+/**
+ * Handing a negotiated connection (negotiate.ts) to the SDK's `Client`, and reading its refusals.
+ */
+import { ProtocolError } from '@modelcontextprotocol/client';
+import type { MCPCallError } from '../protocol/errors.js';
+import type { AgentwireTransport } from '../transports/transport.js';
+import { PROBE_ID_PREFIX } from './negotiate.js';
+import {
+  isModernVersion,
+  type MCPProtocolVersionOption,
+  noCommonVersion,
+  offeredVersions,
+  supportedFrom,
+} from './protocol-versions.js';
+
+/**
+ * The probe started `transport`, and `Client.connect` starts it again (our transports refuse a second
+ * `start()`): the next `start()` is a no-op. The caller removes the own property once connected.
+ */
+export function startedAlready(transport: AgentwireTransport): void {
+  Object.defineProperty(transport, 'start', {
+    value: () => Promise.resolve(),
+    configurable: true,
+    writable: true,
+  });
+}
+
+/**
+ * A probe went unanswered, and a slow server may still answer it: its answer is dropped before the SDK
+ * sees it, which would otherwise report a response to an unknown request.
+ */
+export function dropLateProbeAnswers(transport: AgentwireTransport): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message, extra) => {
+    const id = 'id' in message ? message.id : undefined;
+    if (typeof id === 'string' && id.startsWith(PROBE_ID_PREFIX) && !('method' in message)) return;
+    deliver(message, extra);
+  };
+}
+
+/**
+ * The typed error for an `initialize` refused with -32022 (MCP spec 2026-07-28, "Basic > Versioning": a
+ * modern-only server names its revisions in `data.supported`), naming ours beside them; `undefined` for
+ * any other failure.
+ */
+export function refusedVersion(
+  error: unknown,
+  server: string,
+  protocolVersion: MCPProtocolVersionOption,
+): MCPCallError | undefined {
+  if (!(error instanceof ProtocolError) || error.code !== -32022) return undefined;
+  const supported = supportedFrom(error.data);
+  // In 'auto', a server naming a modern revision we speak was only too slow for the probe: not "nothing in
+  // common", so the server's own error stands.
+  if (
+    protocolVersion === 'auto' &&
+    supported?.some((v) => isModernVersion(v) && offeredVersions('auto').includes(v))
+  )
+    return undefined;
+  return noCommonVersion(server, 'initialize', offeredVersions(protocolVersion), supported, error);
+}

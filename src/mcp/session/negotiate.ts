@@ -1,0 +1,298 @@
+/**
+ * Finding the revision both sides speak, on the real connection, before the SDK's `Client` takes it.
+ *
+ * The client sends `server/discover` first (MCP spec 2026-07-28, "Server > Discover"; "Transports > stdio >
+ * Backward Compatibility": a client speaking both eras SHOULD probe with it). A `DiscoverResult` that lists
+ * a revision we speak means the modern era; a -32022 naming one means a single retry at that revision; any
+ * other error, or no answer within the connect timeout, means a legacy server, and the 2025 `initialize`
+ * handshake follows on the same connection (the fallback "MUST NOT be keyed to one specific error code").
+ * Only a server process that died on the probe is started again, once. The verdict goes to the SDK through
+ * its public `connect(transport, { prior })`: `{ kind: 'modern', discover }` adopts the result with no more
+ * round trips, `{ kind: 'legacy' }` is the plain `initialize` exchange, byte for byte.
+ *
+ * Unlike the SDK's own `'auto'` mode, this costs no second server process on stdio and keeps agentwire's
+ * error classes and timeouts. Whether a transport can be probed is its plan's {@link EraProbe} flag.
+ */
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  type DiscoverResult,
+  type JSONRPCMessage,
+  PROTOCOL_VERSION_META_KEY,
+  type PriorDiscovery,
+} from '@modelcontextprotocol/client';
+import { MCPCallError } from '../protocol/errors.js';
+import type { Implementation } from '../protocol/types.js';
+import type { AgentwireTransport } from '../transports/transport.js';
+import {
+  isModernVersion,
+  LEGACY_PROTOCOL_VERSIONS,
+  type MCPProtocolVersionOption,
+  MODERN_PROTOCOL_VERSIONS,
+  noCommonVersion,
+  offeredVersions,
+  supportedFrom,
+} from './protocol-versions.js';
+
+/**
+ * How a transport's answers to the probe are read: `'stdio'` (silence or a closed process mean legacy) or
+ * `'http'` (MCP spec 2026-07-28, "Transports > Streamable HTTP > Backward Compatibility": a 4xx without a
+ * modern error body means legacy; 5xx, network errors and timeouts are errors). Absent: the transport
+ * cannot carry the modern era, and connects the legacy way without a probe.
+ */
+export type EraProbe = 'stdio' | 'http';
+
+/** Ids of probe requests: never a number (the SDK's) nor `aw-` (calls.ts), so nothing else claims them. */
+export const PROBE_ID_PREFIX = 'probe-';
+
+/** How a session picks its revision: the client's option and the transport's probe flag. */
+export interface SessionEra {
+  /** Default `'auto'`. */
+  protocolVersion?: MCPProtocolVersionOption;
+  /** The transport's {@link EraProbe}; absent: legacy only, no probe. */
+  probe?: EraProbe | undefined;
+  /** The modern revisions offered, most preferred first (tests offer unknown ones). */
+  modernVersions?: readonly string[];
+}
+
+/** What {@link negotiate} needs. */
+export interface NegotiationRequest {
+  server: string;
+  createTransport: () => AgentwireTransport;
+  probe: EraProbe | undefined;
+  protocolVersion: MCPProtocolVersionOption;
+  clientInfo: Implementation;
+  capabilities: Record<string, object>;
+  /** Bound on each probe in ms, the connect timeout. */
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** The modern revisions offered, most preferred first. Default {@link MODERN_PROTOCOL_VERSIONS}. */
+  modernVersions?: readonly string[];
+}
+
+/** The verdict, and the transport it is for. */
+export interface Negotiated {
+  transport: AgentwireTransport;
+  /** For `sdk.connect(transport, { prior })`; `undefined`: connect as before 2026 (no probe was sent). */
+  prior: PriorDiscovery | undefined;
+  /** The transport was started by the probe: the SDK's `start()` must not start it again. */
+  started: boolean;
+  /** A probe went unanswered: its late answer must be dropped, not reported. */
+  lateProbe: boolean;
+  /**
+   * What the transport reported through `onerror` while the probe held it (a non-JSON stdout line, say),
+   * to be passed on once the SDK listens; never from a process that died on the probe.
+   */
+  reports: Error[];
+}
+
+type Outcome =
+  | { kind: 'result'; result: unknown }
+  | { kind: 'error'; code: number; data: unknown }
+  | { kind: 'send-failed'; error: unknown }
+  | { kind: 'timeout' }
+  | { kind: 'closed' };
+
+let probes = 0;
+
+/**
+ * Negotiates on a new transport of `request.createTransport` (see the file header).
+ * @throws MCPCallError kind `protocol` code -32022 ({@link noCommonVersion}) when no revision is shared;
+ *   kind `protocol` when pinned to 2026-07-28 and the server is legacy; the transport's own errors
+ *   (`spawn`, `http`, `transport`, `timeout` on HTTP) and `aborted` when `signal` fired.
+ */
+export async function negotiate(request: NegotiationRequest): Promise<Negotiated> {
+  const transport = request.createTransport();
+  const pin = request.protocolVersion;
+  if (pin !== 'auto' && !isModernVersion(pin))
+    return { transport, prior: { kind: 'legacy' }, started: false, lateProbe: false, reports: [] };
+  if (request.probe === undefined) {
+    if (pin === 'auto') return { transport, prior: undefined, started: false, lateProbe: false, reports: [] };
+    throw new MCPCallError('protocol', `this transport cannot speak MCP ${pin} yet`, {
+      server: request.server,
+      method: 'server/discover',
+    });
+  }
+  const modern = pin === 'auto' ? (request.modernVersions ?? MODERN_PROTOCOL_VERSIONS) : [pin];
+  await transport.start();
+  try {
+    return await probe(transport, request, pin, modern);
+  } catch (error) {
+    await transport.close();
+    throw error;
+  }
+}
+
+/** The probes on the started `transport`, and the verdict. */
+async function probe(
+  transport: AgentwireTransport,
+  request: NegotiationRequest,
+  pin: MCPProtocolVersionOption,
+  modern: readonly string[],
+): Promise<Negotiated> {
+  const reports: Error[] = [];
+  const legacy = (lateProbe: boolean): Negotiated => {
+    if (pin !== 'auto') throw notModern(request, pin);
+    return { transport, prior: { kind: 'legacy' }, started: true, lateProbe, reports };
+  };
+  let version = modern[0] ?? MODERN_PROTOCOL_VERSIONS[0];
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const outcome = await probeOnce(transport, version, request, reports);
+    if (request.signal?.aborted) throw request.signal.reason;
+    switch (outcome.kind) {
+      case 'result': {
+        const discover = discoverResult(outcome.result);
+        const mutual = discover && modern.find((v) => discover.supportedVersions.includes(v));
+        if (discover && mutual !== undefined)
+          return { transport, prior: { kind: 'modern', discover }, started: true, lateProbe: false, reports };
+        if (pin === 'auto') return legacy(false);
+        throw noCommonVersion(request.server, 'server/discover', modern, discover?.supportedVersions);
+      }
+      case 'error': {
+        if (outcome.code !== -32022) {
+          if (request.probe === 'http' && (outcome.code === -32020 || outcome.code === -32021))
+            throw jsonRpcError(request, outcome);
+          return legacy(false);
+        }
+        const supported = supportedFrom(outcome.data);
+        if (supported === undefined) return legacy(false);
+        const mutual = modern.find((v) => supported.includes(v));
+        // MCP spec 2026-07-28, "Basic > Versioning": retry once with a revision from `supported`.
+        if (mutual !== undefined && mutual !== version && attempt === 0) {
+          version = mutual;
+          continue;
+        }
+        const legacyShared = supported.some((v) =>
+          (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(v),
+        );
+        if (pin === 'auto' && mutual === undefined && legacyShared) return legacy(false);
+        throw noCommonVersion(request.server, 'server/discover', offered(pin, modern), supported);
+      }
+      case 'timeout':
+        if (request.probe === 'http') throw timedOut(request);
+        return legacy(true);
+      case 'closed':
+      case 'send-failed': {
+        if (request.probe === 'http' && outcome.kind === 'send-failed') return httpFailure(outcome, legacy);
+        if (pin !== 'auto') throw notModern(request, pin);
+        // The process died on the probe (some servers end on any request before `initialize`): start a
+        // new one and go straight to `initialize` on it.
+        await transport.close();
+        return {
+          transport: request.createTransport(),
+          prior: { kind: 'legacy' },
+          started: false,
+          lateProbe: false,
+          reports: [],
+        };
+      }
+    }
+  }
+  throw noCommonVersion(request.server, 'server/discover', offered(pin, modern), undefined);
+}
+
+/** One `server/discover` at `version`, answered, refused, unanswered or cut off. */
+function probeOnce(
+  transport: AgentwireTransport,
+  version: string,
+  request: NegotiationRequest,
+  reports: Error[],
+): Promise<Outcome> {
+  probes += 1;
+  const id = `${PROBE_ID_PREFIX}${probes}`;
+  const message: JSONRPCMessage = {
+    jsonrpc: '2.0',
+    id,
+    method: 'server/discover',
+    params: {
+      // MCP spec 2026-07-28, "Basic > Versioning": every request carries the envelope, the probe too.
+      _meta: {
+        [PROTOCOL_VERSION_META_KEY]: version,
+        [CLIENT_INFO_META_KEY]: request.clientInfo,
+        [CLIENT_CAPABILITIES_META_KEY]: request.capabilities,
+      },
+    },
+  };
+  return new Promise<Outcome>((resolve) => {
+    let settled = false;
+    const settle = (outcome: Outcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+      transport.onmessage = undefined;
+      transport.onclose = undefined;
+      transport.onerror = undefined;
+      resolve(outcome);
+    };
+    const onAbort = () => settle({ kind: 'timeout' });
+    const timer = setTimeout(() => settle({ kind: 'timeout' }), request.timeoutMs);
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    // The signal may have fired while the transport started.
+    if (request.signal?.aborted) return settle({ kind: 'timeout' });
+    // Anything but the probe's answer (a server's early notification, say) is dropped: nothing listens yet.
+    transport.onmessage = (reply) => {
+      if (!('id' in reply) || reply.id !== id) return;
+      if ('result' in reply) settle({ kind: 'result', result: reply.result });
+      else if ('error' in reply) settle({ kind: 'error', code: reply.error.code, data: reply.error.data });
+    };
+    transport.onclose = () => settle({ kind: 'closed' });
+    transport.onerror = (error) => reports.push(error);
+    transport.send(message).catch((error: unknown) => settle({ kind: 'send-failed', error }));
+  });
+}
+
+/** `result` when it has the shape of a `DiscoverResult` (MCP spec 2026-07-28, "Server > Discover"). */
+function discoverResult(result: unknown): DiscoverResult | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const { supportedVersions, capabilities } = result as Record<string, unknown>;
+  if (!Array.isArray(supportedVersions) || !supportedVersions.every((v) => typeof v === 'string'))
+    return undefined;
+  if (typeof capabilities !== 'object' || capabilities === null) return undefined;
+  return result as DiscoverResult;
+}
+
+/** Every revision offered under `pin`, for the error that names both sides. */
+function offered(pin: MCPProtocolVersionOption, modern: readonly string[]): string[] {
+  return pin === 'auto' ? [...modern, ...LEGACY_PROTOCOL_VERSIONS] : offeredVersions(pin);
+}
+
+function notModern(request: NegotiationRequest, pin: string): MCPCallError {
+  return new MCPCallError(
+    'protocol',
+    `the server does not speak MCP ${pin} (it answered server/discover the legacy way)`,
+    {
+      server: request.server,
+      method: 'server/discover',
+    },
+  );
+}
+
+function timedOut(request: NegotiationRequest): MCPCallError {
+  return new MCPCallError('timeout', `timed out after ${request.timeoutMs} ms`, {
+    server: request.server,
+    method: 'server/discover',
+    timeoutMs: request.timeoutMs,
+  });
+}
+
+function jsonRpcError(request: NegotiationRequest, outcome: { code: number; data: unknown }): MCPCallError {
+  return new MCPCallError('jsonrpc', `server returned JSON-RPC error ${outcome.code}`, {
+    server: request.server,
+    method: 'server/discover',
+    code: outcome.code,
+    data: outcome.data,
+  });
+}
+
+/**
+ * A refused HTTP probe (MCP spec 2026-07-28, "Transports > Streamable HTTP > Backward Compatibility"): a 4xx
+ * other than 401/403 without a modern error body means a legacy server; anything else is the connect's error.
+ */
+function httpFailure(outcome: { error: unknown }, legacy: (late: boolean) => Negotiated): Negotiated {
+  const error = outcome.error;
+  const status = error instanceof MCPCallError ? error.status : undefined;
+  if (status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403)
+    return legacy(false);
+  throw error;
+}

@@ -1,0 +1,39 @@
+/**
+ * What a session sends beyond the bare request: our request options as the SDK's, and the log level that the
+ * 2026-07-28 era carries in every request's `_meta` instead of `logging/setLevel`.
+ */
+import { LOG_LEVEL_META_KEY, type RequestOptions as SdkRequestOptions } from '@modelcontextprotocol/client';
+import type { LoggingLevel } from '../protocol/types.js';
+import { progressOf } from './calls.js';
+import type { RequestOptions } from './request-options.js';
+
+/**
+ * Our request options as the SDK's, without `undefined` keys. A progress token is attached whenever progress can
+ * matter: the SDK only asks for progress when `onprogress` is set, so `resetTimeoutOnProgress` alone would
+ * never see a notification to reset on.
+ */
+export function sdkOptions(options: RequestOptions): SdkRequestOptions {
+  const out: SdkRequestOptions = {};
+  if (options.signal) out.signal = options.signal;
+  if (options.timeoutMs !== undefined) out.timeout = options.timeoutMs;
+  if (options.maxTotalTimeoutMs !== undefined) out.maxTotalTimeout = options.maxTotalTimeoutMs;
+  if (options.resetTimeoutOnProgress) out.resetTimeoutOnProgress = true;
+  const onprogress = options.onprogress;
+  if (onprogress) out.onprogress = (p) => onprogress(progressOf(p));
+  else if (options.resetTimeoutOnProgress) out.onprogress = () => {};
+  return out;
+}
+
+/**
+ * `params` with `io.modelcontextprotocol/logLevel` in `_meta` (MCP spec 2026-07-28, changelog: the log level
+ * is set per request; servers send `notifications/message` only for requests that carry it). A level the
+ * caller put in `_meta` wins.
+ */
+export function withLogLevel(
+  params: Record<string, unknown>,
+  level: LoggingLevel | undefined,
+): Record<string, unknown> {
+  if (level === undefined) return params;
+  const meta = typeof params._meta === 'object' && params._meta !== null ? params._meta : {};
+  return { ...params, _meta: { [LOG_LEVEL_META_KEY]: level, ...meta } };
+}
