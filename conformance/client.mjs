@@ -7,6 +7,9 @@
  * file only does what a host of agentwire would do for each scenario, through agentwire's public API
  * (built into ../dist, or `AGENTWIRE_DIST`): it runs on the host's Node (>= 20), the suite on Node 22.
  *
+ * Suite 0.2 also sets `MCP_CONFORMANCE_PROTOCOL_VERSION` (the revision its server speaks); this client
+ * ignores it on purpose, since a host does not pin a revision: agentwire is to negotiate it on its own.
+ *
  * Exit code 0 when the scenario's steps completed, 1 (with the error on stderr) otherwise.
  */
 import { pathToFileURL } from 'node:url';
@@ -84,6 +87,88 @@ const scenarios = {
     await session(MCPClient.fromUrl(url, { name: 'conformance', authProvider: provider }), listOnly);
   },
 
+  // MCP spec 2026-07-28, Basic > Overview > _meta: every request carries protocol version, client info and
+  // capabilities; the handlers make agentwire declare sampling, elicitation and roots so all three are seen.
+  'request-metadata': async (url) => {
+    const client = MCPClient.fromUrl(url, {
+      name: 'conformance',
+      onSampling: async () => ({ role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'none' }),
+      onElicitation: async () => ({ action: 'decline' }),
+      roots: [{ uri: 'file:///conformance', name: 'conformance' }],
+    });
+    await session(client, async () => {});
+  },
+
+  // Multi round-trip requests (SEP-2322): answer the server's elicitation; between the rounds of the first
+  // tool, call an unrelated tool, which must carry neither `inputResponses` nor `requestState`.
+  'sep-2322-client-request-state': async (url) => {
+    let between;
+    const client = MCPClient.fromUrl(url, {
+      name: 'conformance',
+      onElicitation: async () => {
+        between ??= client.callTool('test_mrtr_unrelated', {});
+        await between;
+        return { action: 'accept', content: { confirmed: true } };
+      },
+    });
+    await session(client, async () => {
+      for (const name of ['test_mrtr_echo_state', 'test_mrtr_no_state', 'test_mrtr_no_result_type']) {
+        expectNoError(await client.callTool(name, {}), name);
+      }
+      if (between === undefined) throw new Error('the server asked for no input between rounds');
+      expectNoError(await between, 'test_mrtr_unrelated');
+    });
+  },
+
+  // SEP-2243 standard headers (Mcp-Method, Mcp-Name): one request of every method the scenario inspects.
+  'http-standard-headers': async (url) => {
+    await session(MCPClient.fromUrl(url, { name: 'conformance' }), async (client) => {
+      for (const tool of client.getTools()) expectNoError(await client.callTool(tool.name, {}), tool.name);
+      for (const resource of await client.listResources()) await client.readResource(resource.uri);
+      for (const prompt of await client.listPrompts()) await client.getPrompt(prompt.name, {});
+    });
+  },
+
+  // SEP-2243 custom headers: the calls come from the scenario's context, arguments exactly as given.
+  'http-custom-headers': async (url) => {
+    const { toolCalls } = readContext();
+    await session(MCPClient.fromUrl(url, { name: 'conformance' }), async (client) => {
+      for (const call of toolCalls)
+        expectNoError(await client.callTool(call.name, call.arguments), call.name);
+    });
+  },
+
+  // SEP-2243: a tool whose `x-mcp-header` is invalid must be left out of the list; call whatever is listed.
+  'http-invalid-tool-headers': async (url) => {
+    await session(MCPClient.fromUrl(url, { name: 'conformance' }), async (client) => {
+      if (!client.getTools().some((tool) => tool.name === 'valid_tool'))
+        throw new Error('valid_tool is not listed');
+      for (const tool of client.getTools()) {
+        expectNoError(await client.callTool(tool.name, sampleArguments(tool.inputSchema)), tool.name);
+      }
+    });
+  },
+
+  // SEP-2106: listing a tool whose schema `$ref`s a network URI must not fetch it.
+  'json-schema-ref-no-deref': async (url) => {
+    await session(MCPClient.fromUrl(url, { name: 'conformance' }), async (client) => {
+      if (!client.getTools().some((tool) => tool.name === 'lookup_user'))
+        throw new Error('lookup_user is not listed');
+    });
+  },
+
+  // SEP-1613 / SEP-2106: the focal tool's inputSchema, as agentwire exposes it, echoed back verbatim.
+  'json-schema-2020-12-preservation': async (url) => {
+    await session(MCPClient.fromUrl(url, { name: 'conformance' }), async (client) => {
+      const focal = client.getTools().find((tool) => tool.name === 'json_schema_2020_12_tool');
+      if (focal === undefined) throw new Error('json_schema_2020_12_tool is not listed');
+      expectNoError(
+        await client.callTool('json_schema_echo', { schema: focal.inputSchema }),
+        'json_schema_echo',
+      );
+    });
+  },
+
   'auth/cross-app-access-complete-flow': async (url) => {
     const token = await crossAppAccessToken(url, readContext());
     // A token obtained out of band reaches the server as a static header.
@@ -96,6 +181,9 @@ const scenarios = {
     });
   },
 };
+
+// Renamed in suite 0.2 (SEP-990, Enterprise-Managed Authorization); the same flow and context.
+scenarios['auth/enterprise-managed-authorization'] = scenarios['auth/cross-app-access-complete-flow'];
 
 /** Every other `auth/*` scenario: discovery, registration (DCR or CIMD), authorization code with PKCE. */
 async function defaultAuthScenario(url, scenario) {
@@ -157,6 +245,23 @@ async function listOnly(client) {
 function expectNoError(result, toolName) {
   if (result.isError === true)
     throw new Error(`tool ${toolName} returned isError: ${JSON.stringify(result)}`);
+}
+
+/** Arguments that satisfy a flat object schema's required properties (a string, number, boolean …). */
+function sampleArguments(schema) {
+  const samples = {
+    string: 'sample',
+    integer: 1,
+    number: 1,
+    boolean: true,
+    object: {},
+    array: [],
+    null: null,
+  };
+  const args = {};
+  for (const name of schema?.required ?? [])
+    args[name] = samples[schema.properties?.[name]?.type] ?? 'sample';
+  return args;
 }
 
 function readContext() {

@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
-# Runs the official MCP conformance suite's client scenarios against agentwire (issue 5, "Conformance").
+# Runs the official MCP conformance suite's client scenarios against agentwire, in two suite versions that
+# conformance/package.json pins side by side (one npm project, one lock file):
 #
-# Required: every client scenario `conformance list` prints except those marked [draft] (core, auth,
-# back-compat and extension scenarios alike). The suite needs Node >= 22, taken from the `node` package
+# 1. `@modelcontextprotocol/conformance` 0.1.16, scenario by scenario. Required: every client scenario
+#    `conformance list` prints except those marked [draft] (core, auth, back-compat and extension scenarios
+#    alike). conformance/expected-failures.json maps a scenario to the written reason it may fail.
+# 2. 0.2.0-alpha.12 (a prerelease, installed under the npm alias `conformance-next`), as the suite itself
+#    runs a requirement set: `client --requirements 2026-07-28`, then `--requirements 2025-11-25`, each in
+#    parallel. conformance/verdict.mjs judges every client scenario the set runs, scored or not, against
+#    conformance/expected-failures.<revision>.json; each entry there is what agentwire still lacks.
+#
+# In both, an expected failure that passes is reported as a failure, so the lists cannot go stale.
+#
+# The suite needs Node >= 22, taken from the `node` package
 # pinned in conformance/package.json (an npm-registry binary, so nothing is downloaded outside npm); the
 # client (conformance/client.mjs) runs on the host's Node, importing agentwire from ../dist (run
 # `npm run build` first; CI runs this after `npm test`).
 #
-# conformance/expected-failures.json maps a scenario to the written reason it is allowed to fail. An
-# expected failure that passes is reported as a failure, so the file cannot go stale.
-#
-# Prints one line per scenario, then `conformance: N passed, M failed` (M counts unexpected results only).
-# Exit status: 0 when M is 0, 1 otherwise, 2 when the suite cannot run at all.
+# Prints one line per scenario and a `conformance …: N passed, M failed` line per run (M counts unexpected
+# results only). Exit status: 0 when every M is 0, 1 otherwise, 2 when a suite cannot run at all.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
@@ -25,7 +32,8 @@ if [[ ! -f "$root/dist/index.js" ]]; then
   echo "conformance: $root/dist/index.js is missing; run \`npm run build\` first" >&2
   exit 2
 fi
-if [[ ! -x "$here/node_modules/.bin/node" || ! -d "$here/node_modules/@modelcontextprotocol/conformance" ]]; then
+if [[ ! -x "$here/node_modules/.bin/node" || ! -d "$here/node_modules/@modelcontextprotocol/conformance" ||
+  ! -d "$here/node_modules/conformance-next" ]]; then
   npm ci --prefix "$here" --no-audit --no-fund >&2 || { echo "conformance: npm ci failed" >&2; exit 2; }
 fi
 
@@ -92,5 +100,25 @@ done
 
 suffix=""
 [[ $expected -gt 0 ]] && suffix=" ($expected expected failures)"
-echo "conformance: $passed passed, $failed failed$suffix"
-[[ $failed -eq 0 ]]
+echo "conformance 0.1.16: $passed passed, $failed failed$suffix"
+status=0
+[[ $failed -eq 0 ]] || status=1
+
+next="$here/node_modules/conformance-next/dist/index.js"
+for revision in 2026-07-28 2025-11-25; do
+  out="$results/next-$revision"
+  if ! "$suite_node" "$next" list --requirements "$revision" >"$out.list" 2>&1; then
+    echo "conformance: the 0.2 suite cannot list requirement set $revision (see ${out#"$root/"}.list)" >&2
+    exit 2
+  fi
+  echo "-- conformance 0.2.0-alpha.12, client --requirements $revision"
+  # Each scenario has the suite's 30 s timeout; `timeout` only guards against a runner that hangs.
+  timeout 300 "$suite_node" "$next" client \
+    --command "$host_node $here/client.mjs" \
+    --requirements "$revision" \
+    -o "$out" >"$out.log" 2>&1
+  suite_status=$?
+  "$host_node" "$here/verdict.mjs" "$revision" "$out.list" "$out" \
+    "$here/expected-failures.$revision.json" "$suite_status" || status=1
+done
+exit $status
