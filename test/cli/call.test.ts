@@ -206,7 +206,8 @@ describe('agentwire call connection failures (exit 3)', () => {
     ]);
     expect(run.code).toBe(3);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^error: MCP server "127\.0\.0\.1:9": initialize failed: .+\n$/);
+    // The first request of a connect in 'auto' is the server/discover probe (MCP spec 2026-07-28, "Server > Discover").
+    expect(run.stderr).toMatch(/^error: MCP server "127\.0\.0\.1:9": server\/discover failed: .+\n$/);
     expect(run.stderr).not.toContain('hunter2');
   });
 });

@@ -31,9 +31,12 @@ describe('interrupted while connecting', () => {
     const fixture = await HttpFixture.start();
     cleanups.push(() => fixture.close());
     let released: Promise<void> | undefined;
-    fixture.onMethod('initialize', (_req, res) => {
-      released = new Promise((resolve) => res.on('close', () => resolve()));
-    });
+    // The first request of a connect is 'auto''s server/discover probe (MCP spec 2026-07-28, "Server >
+    // Discover"), then initialize: whichever comes is held.
+    for (const method of ['server/discover', 'initialize'])
+      fixture.onMethod(method, (_req, res) => {
+        released = new Promise((resolve) => res.on('close', () => resolve()));
+      });
     const interrupt = new AbortController();
     const run = cli(['call', '--url', fixture.url, 'echo'], interrupt.signal);
     await fixture.waitForRequest((request) => request.method === 'POST');

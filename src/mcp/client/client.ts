@@ -100,6 +100,12 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
         onServerLog: (message) => this.emit('serverLog', { ...message, server: this.name }),
         onResourceUpdated: (uri) => this.emit('resourceUpdated', { uri }),
         onListChanged: (list) => this.emit(list === 'resources' ? 'resourcesChanged' : 'promptsChanged', {}),
+        // MCP spec 2026-07-28, "Custom Headers from Tool Parameters > Client Behavior": SHOULD warn.
+        onToolExcluded: (tool) =>
+          this.emit('log', {
+            level: 'warn',
+            message: `MCP server "${this.name}": tool "${tool.name}" is left out of the tool list: its x-mcp-header declaration is invalid (${tool.reason})`,
+          }),
       },
       features: () => ({ ...this.#options, currentRoots: () => this.#roots ?? [], redact: plan.redact }),
     });

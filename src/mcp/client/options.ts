@@ -63,13 +63,14 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
    */
   logLevel?: LoggingLevel;
   /**
-   * The MCP revision to speak. `'auto'` (default) negotiates: over stdio it sends `server/discover` first
-   * (MCP spec 2026-07-28, "Server > Discover") and speaks 2026-07-28 when the server offers it, else falls
-   * back to the 2025 `initialize` handshake on the same server process (MCP spec 2026-07-28, "Basic >
-   * Versioning > Backward Compatibility"); a -32022 answer naming another revision we speak is retried
-   * once with it. A revision pins it: a 2025-era one sends `initialize` offering only it, `'2026-07-28'`
-   * only `server/discover`. Streamable HTTP and HTTP+SSE speak the 2025 era until the HTTP transport
-   * carries 2026-07-28, so `'auto'` sends `initialize` there as before. Every reconnect negotiates again.
+   * The MCP revision to speak. `'auto'` (default) negotiates: it sends `server/discover` first (MCP spec
+   * 2026-07-28, "Server > Discover") and speaks 2026-07-28 when the server offers it, else falls back to the
+   * 2025 `initialize` handshake (MCP spec 2026-07-28, "Basic > Versioning > Backward Compatibility"): over
+   * stdio on the same server process, over Streamable HTTP after the server's 4xx (one extra round trip,
+   * and from there to HTTP+SSE for a 2024-11-05 server); a -32022 answer naming another revision we speak
+   * is retried once with it. A revision pins it: a 2025-era one sends `initialize` offering only it,
+   * `'2026-07-28'` only `server/discover`. The HTTP+SSE transport (`transport: 'sse'`) speaks the 2025 era
+   * only, so `'auto'` sends `initialize` there as before. Every reconnect negotiates again.
    * A server that speaks none of the revisions allowed fails `connect()` with `MCPCallError` kind
    * `protocol`, `code` -32022, `data: { supported: string[] | undefined, offered: string[] }` (the
    * server's revisions and ours). See `MCPClient.getProtocolVersion()`.

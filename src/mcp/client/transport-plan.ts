@@ -112,7 +112,10 @@ export function httpTransportPlan(
     ...(auth && { auth }),
     ...(options.fetch && { fetch: options.fetch }),
   };
+  // MCP spec 2026-07-28, "Transports > Streamable HTTP > Backward Compatibility": probed with
+  // `server/discover`; an old server's 4xx leads to `initialize`, and from there to the HTTP+SSE fallback.
   const streamable: TransportCandidate = {
+    probe: 'http',
     create: () =>
       new StreamableHTTPTransport({
         ...shared,

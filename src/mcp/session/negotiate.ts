@@ -238,8 +238,31 @@ function probeOnce(
     };
     transport.onclose = () => settle({ kind: 'closed' });
     transport.onerror = (error) => reports.push(error);
-    transport.send(message).catch((error: unknown) => settle({ kind: 'send-failed', error }));
+    transport.send(message).catch((error: unknown) => settle(sendFailure(error, request.probe)));
   });
+}
+
+/**
+ * A failed probe `send()`. Our Streamable HTTP transport rejects a 2026-era request's 4xx JSON-RPC error
+ * answer with kind `jsonrpc` rather than delivering it in-band; that is read as the error response it
+ * carries (MCP spec 2026-07-28, "Transports > Streamable HTTP > Backward Compatibility": a modern server's
+ * -32022, -32601 on 404, or a legacy server's own error such as server-everything's 400 -32000 with
+ * `id: null`, which the classification then treats as legacy). 401/403 stay failures: OAuth owns them.
+ */
+function sendFailure(error: unknown, probe: EraProbe | undefined): Outcome {
+  if (
+    probe === 'http' &&
+    error instanceof MCPCallError &&
+    error.kind === 'jsonrpc' &&
+    error.code !== undefined &&
+    error.status !== undefined &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    error.status !== 401 &&
+    error.status !== 403
+  )
+    return { kind: 'error', code: error.code, data: error.data };
+  return { kind: 'send-failed', error };
 }
 
 /** `result` when it has the shape of a `DiscoverResult` (MCP spec 2026-07-28, "Server > Discover"). */

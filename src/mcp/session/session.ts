@@ -39,6 +39,7 @@ import {
   clientCapabilities,
   type MCPServerRequestHandlers,
 } from './server-requests.js';
+import { type ExcludedTool, ToolHeaders } from './tool-headers.js';
 
 /** What a session tells its owner. */
 export interface SessionHooks {
@@ -59,6 +60,8 @@ export interface SessionHooks {
   onResourceUpdated?(uri: string): void;
   /** `notifications/resources/list_changed` or `notifications/prompts/list_changed`. */
   onListChanged?(list: 'resources' | 'prompts'): void;
+  /** A listed tool was left out: its `x-mcp-header` declaration is invalid (2026-07-28 over HTTP). */
+  onToolExcluded?(tool: ExcludedTool): void;
 }
 
 /** What the client offers the server: handlers for its requests, and the current roots. */
@@ -86,6 +89,8 @@ export class Session {
   #logLevel: LoggingLevel | undefined;
   /** `tools/call` without the SDK's funnel; set once a 2025-era connection is up (see calls.ts). */
   #direct: DirectRequests | undefined;
+  /** The tools' `Mcp-Param-*` declarations, on a 2026-era Streamable HTTP connection (tool-headers.ts). */
+  #toolHeaders: ToolHeaders | undefined;
 
   private constructor(sdk: Client, transport: AgentwireTransport, server: string, redact?: Redactor) {
     this.#redact = redact;
@@ -165,6 +170,8 @@ export class Session {
         (error) => sdk.onerror?.(error),
         () => hooks.onLateMessage?.(),
       );
+    else if (era.probe === 'http')
+      session.#toolHeaders = new ToolHeaders((tool) => hooks.onToolExcluded?.(tool));
     session.#routeDirectResponses();
     return session;
   }
@@ -253,11 +260,14 @@ export class Session {
   }
 
   /**
-   * `tools/list`, following `nextCursor` through every page (MCP spec 2025-11-25, "Pagination").
+   * `tools/list`, following `nextCursor` through every page (MCP spec 2025-11-25, "Pagination"); on 2026-07-28
+   * over HTTP without the tools whose `x-mcp-header` is invalid (tool-headers.ts).
    * @throws MCPCallError
    */
   listTools(options: RequestOptions): Promise<MCPToolDefinition[]> {
-    return this.listAll<MCPToolDefinition>('tools/list', 'tools', options, listToolsResultSchema);
+    return this.listAll<MCPToolDefinition>('tools/list', 'tools', options, listToolsResultSchema).then(
+      (tools) => this.#toolHeaders?.accept(tools) ?? tools,
+    );
   }
 
   /**
@@ -385,12 +395,13 @@ export class Session {
       capper && options.signal
         ? AbortSignal.any([options.signal, capper.signal])
         : (capper?.signal ?? options.signal);
+    const headers = this.#toolHeaders?.headersFor(params.name, params.arguments);
     try {
       this.#requireOpen();
       return await this.#sdk.request(
         { method: 'tools/call', params: withLogLevel(params, this.#logLevel) },
         callToolResultSchema,
-        sdkOptions({ ...options, signal }),
+        { ...sdkOptions({ ...options, signal }), ...(headers && { headers }) },
       );
     } catch (error) {
       const capped = capper?.signal.aborted === true && options.signal?.aborted !== true;

@@ -180,7 +180,12 @@ describe('connect({ signal }) over HTTP', () => {
     fixture.onMethod('initialize', (_req, res) => {
       released = new Promise((resolve) => res.on('close', () => resolve()));
     });
-    const client = MCPClient.fromUrl(fixture.url, { name: 'stalled', transport: 'streamable-http' });
+    // Pinned to 2025-11-25 so that `initialize` is the first request (the probe's abort is tested below).
+    const client = MCPClient.fromUrl(fixture.url, {
+      name: 'stalled',
+      transport: 'streamable-http',
+      protocolVersion: '2025-11-25',
+    });
     open.push(client);
     const events = connectionEvents(client);
     const controller = new AbortController();
@@ -194,6 +199,31 @@ describe('connect({ signal }) over HTTP', () => {
     await expect(released).resolves.toBeUndefined();
     expect([client.getState(), events]).toEqual(['disconnected', []]);
     expect(fixture.requests.map((request) => request.method)).toEqual(['POST']);
+  });
+
+  it("aborts 'auto''s server/discover probe of a server that never answers it", async () => {
+    const fixture = await HttpFixture.start();
+    cleanups.push(() => fixture.close());
+    let released: Promise<void> | undefined;
+    fixture.onMethod('server/discover', (_req, res) => {
+      released = new Promise((resolve) => res.on('close', () => resolve()));
+    });
+    const client = MCPClient.fromUrl(fixture.url, { name: 'stalled', transport: 'streamable-http' });
+    open.push(client);
+    const events = connectionEvents(client);
+    const controller = new AbortController();
+    const connecting = rejection(client.connect({ signal: controller.signal }));
+    await fixture.waitForRequest((request) => request.method === 'POST');
+    const reason = new Error('user pressed stop');
+    controller.abort(reason);
+    const error = await connecting;
+    expect(fieldsOf(error)).toEqual(aborted('stalled', 'user pressed stop'));
+    expect(error.cause).toBe(reason);
+    await expect(released).resolves.toBeUndefined();
+    expect([client.getState(), events]).toEqual(['disconnected', []]);
+    expect(
+      fixture.requests.map((request) => [request.method, (request.json as { method?: string }).method]),
+    ).toEqual([['POST', 'server/discover']]);
   });
 });
 

@@ -64,7 +64,11 @@ describe('errors from HTTP servers that echo credentials', () => {
       res.writeHead(401, { 'content-type': 'text/plain' });
       res.end(`invalid credentials: ${req.headers.authorization}`);
     });
-    const client = MCPClient.fromUrl(url, { headers: { Authorization: 'Bearer HDRSECRET' } });
+    // Pinned to 2025-11-25 so that `initialize` is the request refused; 'auto' is the next test.
+    const client = MCPClient.fromUrl(url, {
+      headers: { Authorization: 'Bearer HDRSECRET' },
+      protocolVersion: '2025-11-25',
+    });
     const events: unknown[] = [];
     client.on('error', (e) => events.push(e));
     client.on('log', (e) => events.push(e));
@@ -74,6 +78,26 @@ describe('errors from HTTP servers that echo credentials', () => {
     expect(error.status).toBe(401);
     expect(error.message).toBe(
       `MCP server "${new URL(url).host}": initialize failed: the server answered HTTP 401: invalid credentials: [redacted]`,
+    );
+    expect(error.body).toBe('invalid credentials: [redacted]');
+    expect(JSON.stringify([error.message, error.body, events.map(String)])).not.toContain('HDRSECRET');
+  });
+
+  it("never carries the echoed header value when the 401 answers 'auto''s server/discover probe", async () => {
+    const url = await listen((req, res) => {
+      res.writeHead(401, { 'content-type': 'text/plain' });
+      res.end(`invalid credentials: ${req.headers.authorization}`);
+    });
+    const client = MCPClient.fromUrl(url, { headers: { Authorization: 'Bearer HDRSECRET' } });
+    const events: unknown[] = [];
+    client.on('error', (e) => events.push(e));
+    client.on('log', (e) => events.push(e));
+    const error = (await client.connect().catch((e) => e)) as MCPCallError;
+    await client.disconnect();
+    expect(error).toBeInstanceOf(MCPCallError);
+    expect(error.status).toBe(401);
+    expect(error.message).toBe(
+      `MCP server "${new URL(url).host}": server/discover failed: the server answered HTTP 401: invalid credentials: [redacted]`,
     );
     expect(error.body).toBe('invalid credentials: [redacted]');
     expect(JSON.stringify([error.message, error.body, events.map(String)])).not.toContain('HDRSECRET');

@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 /** Opens a session to `server`, recording each transport made and each message sent with the pid it went to. */
-async function open(server: MCPStdioServer, era: SessionEra) {
+async function open(server: MCPStdioServer, era: SessionEra, timeoutMs = 20_000) {
   const transports: StdioTransport[] = [];
   const sent: { method: string | undefined; id: unknown; pid: number | undefined; params: unknown }[] = [];
   const create = () => {
@@ -42,7 +42,7 @@ async function open(server: MCPStdioServer, era: SessionEra) {
     { name: 'test', version: '1.0.0' },
     create,
     hooks,
-    { timeoutMs: 20_000 },
+    { timeoutMs },
     {},
     era,
   );
@@ -73,6 +73,49 @@ describe('negotiation over stdio', () => {
       ['initialize', 0],
       ['notifications/initialized', undefined],
     ]);
+  });
+
+  it('falls back to initialize on the same process when the probe goes unanswered (connect timeout)', async () => {
+    const started = Date.now();
+    const { session, transports, sent } = await open(
+      scripted({ FIXTURE_UNKNOWN_METHOD: 'silent' }),
+      { probe: 'stdio' },
+      400,
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+    expect(session.protocolVersion).toBe('2025-11-25');
+    expect(transports).toHaveLength(1);
+    const pid = transports[0]?.pid;
+    expect(sent.map((m) => [m.method, m.pid])).toEqual([
+      ['server/discover', pid],
+      ['initialize', pid],
+      ['notifications/initialized', pid],
+    ]);
+    expect((await session.listTools({})).map((tool) => tool.name)).toEqual([
+      'echo',
+      'sleep',
+      'exit',
+      'set-tools',
+      'fail',
+    ]);
+  });
+
+  it('starts the server once more, and sends initialize to it, when the process exits on the probe', async () => {
+    const { session, transports, sent } = await open(scripted({ FIXTURE_UNKNOWN_METHOD: 'exit' }), {
+      probe: 'stdio',
+    });
+    expect(session.protocolVersion).toBe('2025-11-25');
+    expect(transports).toHaveLength(2);
+    const [first, second] = transports.map((t) => t.pid);
+    expect(first).not.toBe(second);
+    // The dead probe process's transport was closed by the negotiation before the second one started.
+    expect(transports[0]?.closeInfo?.kind).toBe('not_connected');
+    expect(sent.map((m) => [m.method, m.pid])).toEqual([
+      ['server/discover', first],
+      ['initialize', second],
+      ['notifications/initialized', second],
+    ]);
+    expect((await session.listTools({})).map((tool) => tool.name)).toContain('echo');
   });
 
   it('sends no probe when pinned to a 2025 revision, and offers only that revision', async () => {

@@ -64,8 +64,11 @@ describe('OAuth: finish-auth-and-retry', () => {
     expect(provider.tokens()?.access_token).toBe('access-1-SECRET');
     expect(client.getTools().map((tool) => tool.name)).toEqual(['whoami', 'admin']);
     const calls = server.mcpCalls();
-    expect(calls[0]).toEqual({ method: 'initialize', authorization: undefined });
+    // 'auto' probes with server/discover first (MCP spec 2026-07-28, "Server > Discover"): the 401 comes on
+    // the probe, and after finishAuth the probe is retried with the token; this 2025 server answers it `{}`.
+    expect(calls[0]).toEqual({ method: 'server/discover', authorization: undefined });
     expect(calls.slice(1)).toEqual([
+      { method: 'server/discover', authorization: 'Bearer access-1-SECRET' },
       { method: 'initialize', authorization: 'Bearer access-1-SECRET' },
       { method: 'notifications/initialized', authorization: 'Bearer access-1-SECRET' },
       { method: 'tools/list', authorization: 'Bearer access-1-SECRET' },
@@ -123,7 +126,10 @@ describe('OAuth: finish-auth-and-retry', () => {
 
     await client.connect();
 
-    expect(server.mcpCalls()[0]).toEqual({ method: 'initialize', authorization: `Bearer ${access}` });
+    expect(server.mcpCalls().slice(0, 2)).toEqual([
+      { method: 'server/discover', authorization: `Bearer ${access}` },
+      { method: 'initialize', authorization: `Bearer ${access}` },
+    ]);
     expect(provider.authorizationUrls).toEqual([]);
   });
 
@@ -148,8 +154,10 @@ describe('OAuth: finish-auth-and-retry', () => {
 
     expect(provider.authorizationUrls).toEqual([]);
     expect(server.tokenRequests.map((form) => form.get('grant_type'))).toEqual(['refresh_token']);
-    expect(server.mcpCalls().slice(0, 2)).toEqual([
-      { method: 'initialize', authorization: `Bearer ${old.access}` },
+    // The refresh happens on the first request, the server/discover probe, which is then sent again.
+    expect(server.mcpCalls().slice(0, 3)).toEqual([
+      { method: 'server/discover', authorization: `Bearer ${old.access}` },
+      { method: 'server/discover', authorization: 'Bearer access-2-SECRET' },
       { method: 'initialize', authorization: 'Bearer access-2-SECRET' },
     ]);
   });
