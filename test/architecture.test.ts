@@ -1,5 +1,5 @@
 /**
- * The layering rule (STYLE.md): data flows one way, `core → mcp → agent → cli`, with `providers/` and
+ * The layering rule: data flows one way, `core → mcp → agent → cli`, with `providers/` and
  * `tools/` beside `mcp/` as leaves over `core/`. A lower layer never imports a higher one, and there are no
  * import cycles. The import graph comes from madge, which reads the TypeScript sources as the compiler does.
  */

@@ -1,5 +1,5 @@
 /**
- * The error rule (STYLE.md: "Errors: classes with fields and `cause`; no code reads an error's message"),
+ * The error rule (errors are classes with fields and `cause`; no code reads an error's message),
  * checked by a scan of src/: no code matches an error message with a regular expression, inspects it with a
  * string method, or compares it with a literal. Why an error happened is told by its class and fields
  * (`MCPCallError.kind`, `reason`, `status`, `code`, …), never recovered from its text.

@@ -149,7 +149,7 @@ export function editFileTool(shared: Shared): Tool {
 
 /**
  * The whole text of a regular file for `edit_file`, which must see all of it to edit it.
- * @throws {BuiltinToolError} `invalid_input` for a non-regular file or one over {@link MAX_EDIT_FILE_BYTES}.
+ * @throws {BuiltinToolError} `invalid_input` for a non-regular file or one over 10 MB (10 000 000 bytes).
  */
 async function readWhole(file: string, shown: string, signal: AbortSignal | undefined): Promise<string> {
   const { handle, size } = await openRegularFile('edit_file', file, shown);

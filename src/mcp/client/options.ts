@@ -36,7 +36,7 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
   callOptions?: MCPCallOptionsSource;
   /**
    * Bound in ms on each request of the handshake and discovery (`initialize`, `tools/list`), and the default
-   * of other requests but tool calls. Default {@link DEFAULT_CONNECT_TIMEOUT_MS}.
+   * of other requests but tool calls. Default 60 000.
    */
   connectTimeoutMs?: number;
   /** Throw `MCPToolError` from tool `execute` when a result has `isError: true`. Default true. */
@@ -54,7 +54,7 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
   validateOutput?: boolean;
   /** Re-discover tools on `notifications/tools/list_changed`. Default true. */
   refreshToolsOnListChanged?: boolean;
-  /** Quiet period in ms that a burst of `list_changed` notifications is folded into. Default {@link DEFAULT_LIST_CHANGED_DEBOUNCE_MS}. */
+  /** Quiet period in ms that a burst of `list_changed` notifications is folded into. Default 20. */
   listChangedDebounceMs?: number;
   /**
    * Ask the server for log messages at this level and above after each connect: `logging/setLevel` in the
@@ -80,6 +80,6 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
 
 /** Options for requests other than `tools/call`: the signal and timeout of every request. */
 export interface MCPRequestOptions extends Pick<RequestOptions, 'signal'> {
-  /** Bound on the request in ms. Default: the client's `connectTimeoutMs` ({@link DEFAULT_CONNECT_TIMEOUT_MS}). */
+  /** Bound on the request in ms. Default: the client's `connectTimeoutMs` (default 60 000). */
   timeoutMs?: RequestOptions['timeoutMs'];
 }

@@ -29,7 +29,7 @@ export function serverPrefix(server: string): string {
 /**
  * `<server prefix><separator><tool>`: the prefixed name of tool `tool` of server `server`. The tool's own
  * name is kept as it is (the agent maps the whole name to a provider-valid one afterwards).
- * @param separator default `'__'` ({@link DEFAULT_PREFIX_SEPARATOR}).
+ * @param separator default `'__'`.
  */
 export function prefixedToolName(
   server: string,

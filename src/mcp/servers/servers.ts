@@ -28,7 +28,7 @@ export interface MCPServersToolOptions {
    * servers may then offer the same name).
    */
   prefix?: boolean;
-  /** Separator used with `prefix`. Default `'__'` ({@link DEFAULT_PREFIX_SEPARATOR}). */
+  /** Separator used with `prefix`. Default `'__'`. */
   separator?: string;
 }
 

@@ -9,7 +9,7 @@ export const DEFAULT_CALL_TIMEOUT_MS = DEFAULT_REQUEST_TIMEOUT_MS;
 
 /** Options for one tool call: those of every request, and what only a tool call has. */
 export interface MCPToolCallOptions extends RequestOptions {
-  /** Per-call bound in ms. Default {@link DEFAULT_CALL_TIMEOUT_MS}. Rejects with `MCPCallError` kind `timeout`. */
+  /** Per-call bound in ms. Default 60 000. Rejects with `MCPCallError` kind `timeout`. */
   timeoutMs?: number | undefined;
   /**
    * With reconnection enabled, a call whose connection was lost (server crash, expired session, refused

@@ -17,7 +17,7 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
   /**
    * Bound on the request in ms; rejects with `MCPCallError` kind `timeout` and tells the server.
-   * Default {@link DEFAULT_REQUEST_TIMEOUT_MS}.
+   * Default 60 000.
    */
   timeoutMs?: number | undefined;
   /** Restart the timeout on each `notifications/progress` for this request. Default false. */

@@ -4,8 +4,8 @@
  * This file is the Streamable HTTP client transport (MCP spec 2025-11-25, "Transports > Streamable HTTP");
  * legacy-sse.ts is the 2024-11-05 HTTP+SSE one, tried when an old server refuses it. The transport sits
  * behind the official SDK's `Transport` interface so that the SDK's `Client` drives it unchanged. Why our
- * own and not a guarded `fetch` around the SDK's `StreamableHTTPClientTransport`: probed with our fixture
- * server (test/mcp/transports/http/sdk-probe.test.ts), the SDK transport hangs on an empty
+ * own and not a guarded `fetch` around the SDK's `StreamableHTTPClientTransport`: probed with a scripted
+ * fixture server (SDK 2.4.0), the SDK transport hangs on an empty
  * `text/event-stream` body, resolves `send()` before the response so a dead stream is only noticed at the
  * request timeout, keeps a stale session after 404, never sends DELETE from `close()`, and opens no GET
  * stream after a 204. A fetch wrapper sees bytes, not JSON-RPC: it cannot tell which frame answers which
@@ -102,7 +102,7 @@ export interface StreamableHTTPTransportOptions {
   /**
    * Longest silence allowed while waiting for an answer, in ms: no headers, or no body bytes, for this long
    * fails the request with kind `timeout`. Resets on every byte, so a long call that streams progress is never
-   * cut off. Default {@link DEFAULT_IDLE_TIMEOUT_MS}.
+   * cut off. Default 120 000 (2 minutes).
    */
   idleTimeoutMs?: number;
   /** Bound on the DELETE that ends the session in `close()`, in ms. Default 5_000. */

@@ -47,7 +47,7 @@ export interface StdioTransportOptions {
   /**
    * Largest message accepted, in bytes. A larger one closes the connection with `closeInfo` kind `protocol`
    * (the reply it carried is lost, so failing every pending call at once beats letting one time out).
-   * Default {@link DEFAULT_MAX_MESSAGE_BYTES} (256 MiB).
+   * Default 256 MiB.
    */
   maxMessageBytes?: number | undefined;
 }
