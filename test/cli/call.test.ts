@@ -70,8 +70,9 @@ describe('agentwire call against server-everything over stdio', () => {
     const args = '{"duration":10,"steps":2}';
     const run = await cli([
       'call',
+      // --timeout bounds connecting too: 3 s leaves a loaded machine room to start the server.
       '--timeout',
-      '1000',
+      '3000',
       '--stdio',
       EVERYTHING,
       'trigger-long-running-operation',
@@ -82,7 +83,7 @@ describe('agentwire call against server-everything over stdio', () => {
       stdout: '',
       stderr:
         'error: MCP server "server-everything": tools/call "trigger-long-running-operation" failed: ' +
-        'timed out after 1000 ms\n',
+        'timed out after 3000 ms\n',
     });
   });
 
