@@ -42,6 +42,13 @@ export interface Tool {
   readonly inputSchema: JsonSchema;
   /** Where the tool comes from: `builtin`, or the MCP server's name. Informational (approval hooks, logs). */
   readonly source?: string;
+  /**
+   * The server prefix `name` already carries (`github` for `github__create_issue`), set by
+   * `MCPServers.getTools({ prefix: true })`. An agent never prefixes such a name again. A plain property, so
+   * that it survives a wrapper that copies the tool (`{ ...tool, execute }`) and tools from another copy of
+   * agentwire.
+   */
+  readonly namePrefix?: string;
   /** Runs the tool. */
   execute(input: Record<string, unknown>, context?: ToolContext): Promise<unknown>;
 }

@@ -51,6 +51,24 @@ describe('a server prefix is added once', () => {
     ]);
   });
 
+  it('keeps the name of a copy of a prefixed tool (a wrapper spreading it) under "always"', async () => {
+    const [echo] = servers.getTools({ prefix: true });
+    const calls: string[] = [];
+    const wrapped = {
+      ...echo!,
+      execute: (input: Record<string, unknown>) => {
+        calls.push(JSON.stringify(input));
+        return echo!.execute(input);
+      },
+    };
+    expect(wrapped).not.toBeInstanceOf(MCPPrefixedTool);
+    expect(wrapped.namePrefix).toBe('my_scripted');
+    const agent = new Agent({ model: model(), toolNamePrefix: 'always', tools: [wrapped] });
+    expect([...agent.getTools()]).toEqual([['my_scripted__echo', wrapped]]);
+    expect(await agent.getTools().get('my_scripted__echo')!.execute({ text: 'hi' })).toBe('echo: hi');
+    expect(calls).toEqual(['{"text":"hi"}']);
+  });
+
   it('does not prefix a prefixed name again when it clashes with another source ("on-collision")', () => {
     const local = localTool('my_scripted__echo', () => 'local');
     const tools = servers.getTools({ prefix: true });

@@ -5,9 +5,9 @@
  * Two layers may prefix: `MCPServers.getTools({ prefix: true })`, for callers that hand tools to any agent
  * framework, and agentwire's own agent (its `toolNamePrefix` policy, `addMcpServer(client, { prefix })`).
  * Both build names with {@link prefixedToolName}, so a server's tool gets the same name whichever layer
- * names it. And a name is prefixed at most once: a tool that already carries its server prefix is an
- * {@link MCPPrefixedTool}, which the agent takes under its name as it is, whatever its policy or the
- * handle's prefix say; only tools without one are prefixed there. Tool names are data from the server:
+ * names it. And a name is prefixed at most once: a tool that already carries its server prefix says so in
+ * its `namePrefix` (an {@link MCPPrefixedTool}, or a copy of one), and the agent takes it under its name as
+ * it is, whatever its policy or the handle's prefix say; only tools without one are prefixed there. Tool names are data from the server:
  * nothing is ever parsed out of a name to guess whether it was prefixed.
  */
 import type { JsonSchema } from '../../core/json.js';
@@ -40,8 +40,8 @@ export function prefixedToolName(
 }
 
 /**
- * A server's tool under its prefixed name; calls go to the server's tool unchanged. Being one is what says
- * that a tool carries its server prefix: the agent never prefixes it again (see the file header).
+ * A server's tool under its prefixed name; calls go to the server's tool unchanged. Its `namePrefix` says
+ * that the name carries its server prefix: the agent never prefixes it again (see the file header).
  */
 export class MCPPrefixedTool implements Tool {
   /** `<server><separator><tool>` ({@link prefixedToolName}). */
@@ -52,9 +52,12 @@ export class MCPPrefixedTool implements Tool {
   readonly source: string;
   /** The server's tool, which does the work. */
   readonly tool: MCPTool;
+  /** The server prefix `name` carries ({@link serverPrefix} of the server's name). */
+  readonly namePrefix: string;
 
-  constructor(name: string, tool: MCPTool) {
+  constructor(name: string, tool: MCPTool, namePrefix: string) {
     this.name = name;
+    this.namePrefix = namePrefix;
     this.tool = tool;
     this.description = tool.description;
     this.inputSchema = tool.inputSchema;
@@ -67,7 +70,7 @@ export class MCPPrefixedTool implements Tool {
   }
 }
 
-/** Whether `tool` already carries its server prefix (is an {@link MCPPrefixedTool}). */
-export function carriesServerPrefix(tool: Tool): tool is MCPPrefixedTool {
-  return tool instanceof MCPPrefixedTool;
+/** Whether `tool`'s name already carries its server prefix (it has a `namePrefix`). */
+export function carriesServerPrefix(tool: Tool): boolean {
+  return typeof tool.namePrefix === 'string';
 }

@@ -14,7 +14,7 @@ import type { MCPServerConfig, MCPServerEntry } from '../config/load.js';
 import { type MCPToolFilter, toolFilter } from '../config/tool-filter.js';
 import { MCPCallError, MCPConfigError } from '../protocol/errors.js';
 import { toCallError } from '../session/error-mapping.js';
-import { DEFAULT_PREFIX_SEPARATOR, MCPPrefixedTool, prefixedToolName } from './prefix.js';
+import { DEFAULT_PREFIX_SEPARATOR, MCPPrefixedTool, prefixedToolName, serverPrefix } from './prefix.js';
 
 export { DEFAULT_PREFIX_SEPARATOR, MCPPrefixedTool } from './prefix.js';
 
@@ -189,7 +189,9 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
       const tools = this.#exposed(member);
       if (!options.prefix) return tools;
       const server = member.client.name;
-      return tools.map((tool) => this.#prefixedTool(tool, prefixedToolName(server, tool.name, separator)));
+      return tools.map((tool) =>
+        this.#prefixedTool(tool, prefixedToolName(server, tool.name, separator), serverPrefix(server)),
+      );
     });
   }
 
@@ -224,7 +226,7 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
     return member.client.getTools().filter((tool) => member.accepts(tool.name));
   }
 
-  #prefixedTool(tool: MCPTool, name: string): MCPPrefixedTool {
+  #prefixedTool(tool: MCPTool, name: string, namePrefix: string): MCPPrefixedTool {
     let byName = this.#prefixed.get(tool);
     if (!byName) {
       byName = new Map();
@@ -232,7 +234,7 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
     }
     let wrapper = byName.get(name);
     if (!wrapper) {
-      wrapper = new MCPPrefixedTool(name, tool);
+      wrapper = new MCPPrefixedTool(name, tool, namePrefix);
       byName.set(name, wrapper);
     }
     return wrapper;
