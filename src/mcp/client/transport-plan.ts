@@ -17,6 +17,7 @@ import { HttpAuth } from '../transports/http/auth.js';
 import { isLegacyFallbackError, LegacySSETransport } from '../transports/http/legacy-sse.js';
 import { StreamableHTTPTransport } from '../transports/http/streamable-http.js';
 import { StdioTransport } from '../transports/stdio/stdio-transport.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from './options.js';
 
 /** One way to reach the server. */
 export interface TransportCandidate {
@@ -88,11 +89,13 @@ export function stdioTransportPlan(server: MCPStdioServer, name: string | undefi
  * How to reach an HTTP server: Streamable HTTP, then (mode `auto`) the 2024-11-05 HTTP+SSE transport when
  * `initialize` is refused with 400/404/405 (MCP spec 2025-11-25, "Transports > Backwards Compatibility").
  * Builds the credential redactor and, with an `authProvider`, the OAuth state shared by both transports.
+ * `connectTimeoutMs` (default {@link DEFAULT_CONNECT_TIMEOUT_MS}) bounds the HTTP+SSE transport's GET and
+ * `endpoint` event, which come before `initialize`.
  * @throws MCPConfigError for a URL that is not http(s), carries credentials, or a header that fetch would reject.
  */
 export function httpTransportPlan(
   url: string | URL,
-  options: MCPHttpServer & { name?: string },
+  options: MCPHttpServer & { name?: string; connectTimeoutMs?: number },
 ): TransportPlan {
   const target = parseServerUrl(url);
   checkHeaders(options.headers ?? {});
@@ -122,7 +125,11 @@ export function httpTransportPlan(
         ...(options.idleTimeoutMs !== undefined && { idleTimeoutMs: options.idleTimeoutMs }),
       }),
   };
-  const legacy: TransportCandidate = { create: () => new LegacySSETransport(shared) };
+  // The GET and its `endpoint` event come before `initialize`, so the connect timeout bounds them too.
+  const endpointTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const legacy: TransportCandidate = {
+    create: () => new LegacySSETransport({ ...shared, endpointTimeoutMs }),
+  };
   const mode = options.transport ?? 'auto';
   const redact = httpRedactor(target, options.headers);
   const plan = (candidates: TransportCandidate[]): TransportPlan => ({

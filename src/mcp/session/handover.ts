@@ -14,12 +14,52 @@ import {
 } from './protocol-versions.js';
 
 /**
+ * Readies `transport.start()` for the SDK's `Client.connect`: a no-op when the probe `started` it
+ * ({@link startedAlready}), else ended by `signal` ({@link abortableStart}). The caller removes the own
+ * `start` property once connected.
+ */
+export function prepareStart(
+  transport: AgentwireTransport,
+  started: boolean,
+  signal: AbortSignal | undefined,
+): void {
+  if (started) startedAlready(transport);
+  else abortableStart(transport, signal);
+}
+
+/**
  * The probe started `transport`, and `Client.connect` starts it again (our transports refuse a second
  * `start()`): the next `start()` is a no-op. The caller removes the own property once connected.
  */
 export function startedAlready(transport: AgentwireTransport): void {
   Object.defineProperty(transport, 'start', {
     value: () => Promise.resolve(),
+    configurable: true,
+    writable: true,
+  });
+}
+
+/**
+ * The SDK's `Client.connect` awaits `transport.start()` before it sends `initialize`, the first request
+ * that carries the connect's `signal`; a `start()` that waits on the server (the HTTP+SSE transport's GET,
+ * MCP spec 2024-11-05, "Transports > HTTP with SSE") would not hear it. So while `start()` is pending,
+ * `signal` closes the transport, which ends that `start()`. Like {@link startedAlready}, an own `start`
+ * property the caller removes once connected.
+ */
+export function abortableStart(transport: AgentwireTransport, signal: AbortSignal | undefined): void {
+  if (signal === undefined) return;
+  const start = transport.start.bind(transport);
+  const close = () => void transport.close().catch(() => {});
+  Object.defineProperty(transport, 'start', {
+    value: async () => {
+      signal.addEventListener('abort', close, { once: true });
+      try {
+        if (signal.aborted) close();
+        await start();
+      } finally {
+        signal.removeEventListener('abort', close);
+      }
+    },
     configurable: true,
     writable: true,
   });

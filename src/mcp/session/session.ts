@@ -22,7 +22,7 @@ import type {
 import type { AgentwireTransport } from '../transports/transport.js';
 import { DirectRequests, notConnected } from './calls.js';
 import { closed, type FailureContext, toCallError } from './error-mapping.js';
-import { dropLateProbeAnswers, refusedVersion, startedAlready } from './handover.js';
+import { dropLateProbeAnswers, prepareStart, refusedVersion } from './handover.js';
 import { type Negotiated, negotiate, type SessionEra } from './negotiate.js';
 import { sdkOptions, withLogLevel } from './request-extras.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
@@ -151,7 +151,7 @@ export class Session {
     };
     session.#routeNotifications(hooks);
     session.#answerServerRequests(features);
-    if (negotiated.started) startedAlready(transport);
+    prepareStart(transport, negotiated.started, options.signal);
     try {
       await sdk.connect(transport, { ...sdkOptions(options), ...(prior && { prior }) });
     } catch (error) {

@@ -13,6 +13,7 @@ import { parseServerConfig } from '../../../src/mcp/config/load.js';
 import { MCPCallError } from '../../../src/mcp/protocol/errors.js';
 import { MCPServers } from '../../../src/mcp/servers/servers.js';
 import { HttpFixture } from '../../fixtures/http-server.js';
+import { listenOnLoopback } from '../../fixtures/loopback.js';
 import { children, EVERYTHING, everythingStdio, scripted, tempDir, waitUntil } from '../../helpers.js';
 
 const open: { disconnect(): Promise<void> }[] = [];
@@ -227,6 +228,115 @@ describe('connect({ signal }) over HTTP', () => {
   });
 });
 
+/**
+ * A 2024-11-05 HTTP+SSE server that never names its endpoint: its GET is never answered (`stall`) or gets
+ * SSE headers and a comment only (`silent`). With `post404`, POSTs are answered 404, so 'auto' falls back
+ * to HTTP+SSE. `openGets()` counts GETs whose connection is still open.
+ */
+async function stallingSse(mode: 'stall' | 'silent', post404 = false) {
+  let gets = 0;
+  let open = 0;
+  const server = await listenOnLoopback((req, res) => {
+    req.resume();
+    if (req.method !== 'GET') {
+      if (post404) res.writeHead(404).end('Not Found');
+      return;
+    }
+    gets += 1;
+    open += 1;
+    res.on('close', () => {
+      open -= 1;
+    });
+    if (mode === 'silent') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': no endpoint here\n\n');
+    }
+  });
+  cleanups.push(() => server.close());
+  return { url: `${server.origin}/sse`, gets: () => gets, openGets: () => open };
+}
+
+describe('connect() over HTTP+SSE while the GET waits for the endpoint event', () => {
+  it.each(['stall', 'silent'] as const)(
+    'aborts on the signal (GET %s): kind aborted at once, the GET closed',
+    async (mode) => {
+      const server = await stallingSse(mode);
+      const client = MCPClient.fromUrl(server.url, { name: 'old', transport: 'sse' });
+      open.push(client);
+      const events = connectionEvents(client);
+      const controller = new AbortController();
+      const connecting = rejection(client.connect({ signal: controller.signal }));
+      await waitUntil(() => server.openGets() === 1, 5000, 'the GET to arrive');
+      const reason = new Error('user pressed stop');
+      const started = Date.now();
+      controller.abort(reason);
+      const error = await connecting;
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(fieldsOf(error)).toEqual(aborted('old', 'user pressed stop'));
+      expect(error.cause).toBe(reason);
+      await waitUntil(() => server.openGets() === 0, 5000, 'the GET to be closed');
+      expect([client.getState(), events, server.gets()]).toEqual(['disconnected', [], 1]);
+    },
+  );
+
+  it.each([
+    ['stall', 'no response to the SSE GET within 500 ms'],
+    ['silent', 'no endpoint event on the SSE stream within 500 ms'],
+  ] as const)('times out at connectTimeoutMs (GET %s): kind timeout', async (mode, reason) => {
+    const server = await stallingSse(mode);
+    const client = MCPClient.fromUrl(server.url, { name: 'old', transport: 'sse', connectTimeoutMs: 500 });
+    open.push(client);
+    const started = Date.now();
+    const error = await rejection(client.connect());
+    const elapsed = Date.now() - started;
+    expect([elapsed >= 450, elapsed < 5000]).toEqual([true, true]);
+    expect([fieldsOf(error), error.timeoutMs]).toEqual([
+      {
+        kind: 'timeout',
+        server: 'old',
+        method: 'initialize',
+        message: `MCP server "old": initialize failed: ${reason}`,
+      },
+      500,
+    ]);
+    await waitUntil(() => server.openGets() === 0, 5000, 'the GET to be closed');
+    expect(client.getState()).toBe('failed');
+  });
+
+  it('lets disconnect() end the wait: it resolves, connect() rejects, the GET is closed', async () => {
+    const server = await stallingSse('silent');
+    const client = MCPClient.fromUrl(server.url, { name: 'old', transport: 'sse' });
+    open.push(client);
+    const connecting = rejection(client.connect());
+    await waitUntil(() => server.openGets() === 1, 5000, 'the GET to arrive');
+    const started = Date.now();
+    await client.disconnect();
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(fieldsOf(await connecting)).toEqual({
+      kind: 'not_connected',
+      server: 'old',
+      method: 'connect',
+      message: 'MCP server "old": connect failed: disconnect() was called while connecting',
+    });
+    await waitUntil(() => server.openGets() === 0, 5000, 'the GET to be closed');
+    expect(client.getState()).toBe('disconnected');
+  });
+
+  it("aborts 'auto''s HTTP+SSE fallback after the POSTs were refused with 404", async () => {
+    const server = await stallingSse('stall', true);
+    const client = MCPClient.fromUrl(server.url, { name: 'old' });
+    open.push(client);
+    const controller = new AbortController();
+    const connecting = rejection(client.connect({ signal: controller.signal }));
+    await waitUntil(() => server.openGets() === 1, 5000, 'the fallback GET to arrive');
+    controller.abort('stop');
+    const error = await connecting;
+    expect(fieldsOf(error)).toEqual(aborted('old', 'stop'));
+    await waitUntil(() => server.openGets() === 0, 5000, 'the GET to be closed');
+    expect(client.getState()).toBe('disconnected');
+  });
+});
+
 describe('MCPServers.connectAll({ signal })', () => {
   it('stops the servers still connecting, keeps the connected ones, and reports each abort', async () => {
     const config = parseServerConfig({
@@ -253,6 +363,22 @@ describe('MCPServers.connectAll({ signal })', () => {
     expect(!results[1]!.ok && results[1]!.error.cause).toBe(reason);
     expect(children('agentwire-all')).toEqual([]);
     expect(servers.status().map((status) => status.state)).toEqual(['connected', 'disconnected']);
+  });
+
+  it('stops a member whose HTTP+SSE GET never answers', async () => {
+    const server = await stallingSse('stall');
+    const servers = MCPServers.fromConfig(
+      parseServerConfig({ mcpServers: { old: { type: 'sse', url: server.url } } }),
+    );
+    open.push({ disconnect: () => servers.disconnectAll() });
+    const controller = new AbortController();
+    const connecting = servers.connectAll({ signal: controller.signal });
+    await waitUntil(() => server.openGets() === 1, 5000, 'the GET to arrive');
+    controller.abort('stop');
+    const results = await connecting;
+    expect(results.map((result) => !result.ok && fieldsOf(result.error))).toEqual([aborted('old', 'stop')]);
+    await waitUntil(() => server.openGets() === 0, 5000, 'the GET to be closed');
+    expect(servers.status().map((status) => status.state)).toEqual(['disconnected']);
   });
 
   it('starts nothing for an already-aborted signal', async () => {

@@ -37,7 +37,10 @@ export interface LegacySSETransportOptions {
   fetch?: FetchLike;
   /** The server's name, for errors. Default: the URL's host. */
   serverName?: string;
-  /** How long `start()` waits for the `endpoint` event, in ms. Default 30_000. */
+  /**
+   * Bound on `start()` in ms: the GET's response headers and then the `endpoint` event, together. A client
+   * passes its connect timeout. Default 30_000.
+   */
   endpointTimeoutMs?: number;
 }
 
@@ -97,29 +100,47 @@ export class LegacySSETransport implements AgentwireTransport {
   }
 
   /**
-   * Opens the SSE stream and resolves once the server named its message endpoint.
-   * @throws MCPCallError kind `http` (non-2xx GET), `transport` (network, or stream ended first), `timeout`.
+   * Opens the SSE stream and resolves once the server named its message endpoint, within
+   * `endpointTimeoutMs` (headers and `endpoint` event together). `close()` ends a pending `start()` at once:
+   * the GET is aborted and `start()` rejects with kind `connection_closed`.
+   * @throws MCPCallError kind `http` (non-2xx GET), `transport` (network, or stream ended first), `timeout`
+   *   (`method` `GET SSE stream`, `timeoutMs`), `connection_closed` (closed while starting).
    * @throws UnauthorizedError when OAuth needs the user.
    */
   async start(): Promise<void> {
     const context = { server: this.server, method: 'GET SSE stream' };
-    const response = await this.openStream(context, false);
-    if (response.body === null) throw httpStatusError(context, response.status, '');
     const timeoutMs = this.options.endpointTimeoutMs ?? 30_000;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        const error = httpTransportError('timeout', context, `no endpoint event within ${timeoutMs} ms`, {
-          timeoutMs,
-        });
-        this.lifetime.abort(error);
-        reject(error);
-      }, timeoutMs);
+    let phase = 'no response to the SSE GET';
+    // The timeout aborts the GET with its own error as the reason, so that it is what `start()` rejects with
+    // in either phase (fetch() rethrows the lifetime's reason).
+    const timer = setTimeout(() => {
+      this.lifetime.abort(
+        httpTransportError('timeout', context, `${phase} within ${timeoutMs} ms`, { timeoutMs }),
+      );
+    }, timeoutMs);
+    try {
+      const response = await this.openStream(context, false);
+      if (response.body === null) throw httpStatusError(context, response.status, '');
+      phase = 'no endpoint event on the SSE stream';
+      await this.awaitEndpoint(response.body, context);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Reads `body` until the `endpoint` event; rejects at once with the lifetime's reason when it is aborted. */
+  private awaitEndpoint(body: ReadableStream<Uint8Array>, context: HttpErrorContext): Promise<void> {
+    const { signal } = this.lifetime;
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
       const settle = (error?: unknown) => {
-        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
         if (error === undefined) resolve();
         else reject(error);
       };
-      void this.readStream(response.body!, context, settle);
+      if (signal.aborted) onAbort();
+      void this.readStream(body, context, settle);
     });
   }
 

@@ -12,13 +12,37 @@ import {
   openSse,
   textResult,
 } from '../../../fixtures/http-server.js';
+import { listenOnLoopback } from '../../../fixtures/loopback.js';
+import { waitUntil } from '../../../helpers.js';
 
-const fixtures: HttpFixture[] = [];
+const fixtures: { close(): Promise<void> }[] = [];
 const clients: Client[] = [];
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close().catch(() => {});
   for (const fixture of fixtures.splice(0)) await fixture.close();
 });
+
+/**
+ * A server whose GET never answers (`stall`) or sends SSE headers and a comment but no `endpoint` event
+ * (`silent`); `openGets()` counts the GETs whose connection is still open.
+ */
+async function stallingGet(mode: 'stall' | 'silent') {
+  let open = 0;
+  const server = await listenOnLoopback((req, res) => {
+    req.resume();
+    if (req.method !== 'GET') return void res.writeHead(404).end();
+    open += 1;
+    res.on('close', () => {
+      open -= 1;
+    });
+    if (mode === 'silent') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': no endpoint here\n\n');
+    }
+  });
+  fixtures.push(server);
+  return { url: `${server.origin}/sse`, openGets: () => open };
+}
 
 async function fixture(): Promise<HttpFixture> {
   const f = await HttpFixture.start();
@@ -101,6 +125,60 @@ describe('LegacySSETransport', () => {
       .start()
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'http', status: 404, body: 'Not Found' });
+  });
+});
+
+describe('LegacySSETransport.start() on a server that does not name its endpoint', () => {
+  it.each(['stall', 'silent'] as const)(
+    'ends a pending start() at once when closed (GET %s): kind connection_closed, GET aborted',
+    async (mode) => {
+      const server = await stallingGet(mode);
+      const transport = new LegacySSETransport({ url: server.url, serverName: 'old' });
+      const starting = transport.start().catch((e: unknown) => e);
+      await waitUntil(() => server.openGets() === 1, 5000, 'the GET to arrive');
+      const started = Date.now();
+      await transport.close();
+      const error = await starting;
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(error).toBeInstanceOf(MCPCallError);
+      expect(error).toMatchObject({ kind: 'connection_closed', server: 'old' });
+      expect(transport.closeInfo).toEqual({
+        kind: 'not_connected',
+        message: 'transport closed by the client',
+        server: 'old',
+      });
+      await waitUntil(() => server.openGets() === 0, 5000, 'the GET to be closed');
+    },
+  );
+
+  it('bounds the wait for the GET response with endpointTimeoutMs: kind timeout', async () => {
+    const server = await stallingGet('stall');
+    const transport = new LegacySSETransport({ url: server.url, serverName: 'old', endpointTimeoutMs: 300 });
+    const error = await transport.start().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MCPCallError);
+    expect(error).toMatchObject({
+      kind: 'timeout',
+      server: 'old',
+      method: 'GET SSE stream',
+      timeoutMs: 300,
+      message: 'MCP server "old": GET SSE stream failed: no response to the SSE GET within 300 ms',
+    });
+    await waitUntil(() => server.openGets() === 0, 5000, 'the GET to be closed');
+    await transport.close();
+  });
+
+  it('bounds the wait for the endpoint event with the same endpointTimeoutMs', async () => {
+    const server = await stallingGet('silent');
+    const transport = new LegacySSETransport({ url: server.url, serverName: 'old', endpointTimeoutMs: 300 });
+    const error = await transport.start().catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      kind: 'timeout',
+      method: 'GET SSE stream',
+      timeoutMs: 300,
+      message: 'MCP server "old": GET SSE stream failed: no endpoint event on the SSE stream within 300 ms',
+    });
+    await waitUntil(() => server.openGets() === 0, 5000, 'the GET to be closed');
+    await transport.close();
   });
 });
 
