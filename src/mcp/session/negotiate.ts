@@ -255,11 +255,7 @@ function sendFailure(error: unknown, probe: EraProbe | undefined): Outcome {
     error instanceof MCPCallError &&
     error.kind === 'jsonrpc' &&
     error.code !== undefined &&
-    error.status !== undefined &&
-    error.status >= 400 &&
-    error.status < 500 &&
-    error.status !== 401 &&
-    error.status !== 403
+    refusedWithoutAuth(error.status)
   )
     return { kind: 'error', code: error.code, data: error.data };
   return { kind: 'send-failed', error };
@@ -314,8 +310,11 @@ function jsonRpcError(request: NegotiationRequest, outcome: { code: number; data
  */
 function httpFailure(outcome: { error: unknown }, legacy: (late: boolean) => Negotiated): Negotiated {
   const error = outcome.error;
-  const status = error instanceof MCPCallError ? error.status : undefined;
-  if (status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403)
-    return legacy(false);
+  if (error instanceof MCPCallError && refusedWithoutAuth(error.status)) return legacy(false);
   throw error;
+}
+
+/** A 4xx that is not about authorization (401 and 403 belong to OAuth): the server refused the request. */
+function refusedWithoutAuth(status: number | undefined): boolean {
+  return status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
 }
