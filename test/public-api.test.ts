@@ -153,6 +153,8 @@ describe('public API', () => {
         'renderEvent',
         'RenderOptions',
         'samplingHandler',
+        'DEFAULT_MAX_TOOL_RESULT_BYTES',
+        'DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES',
         'SamplingHandler',
         // providers
         'Model',
@@ -175,6 +177,8 @@ describe('public API', () => {
         'modelFromEnv',
         'DEFAULT_ANTHROPIC_MODEL',
         'DEFAULT_OPENAI_MODEL',
+        'DEFAULT_MODEL_IDLE_TIMEOUT_MS',
+        'DEFAULT_MODEL_REQUEST_TIMEOUT_MS',
         'ModelError',
         'ModelErrorKind',
         'SchemaConversionError',

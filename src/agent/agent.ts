@@ -9,8 +9,10 @@ import { AgentAbortError, AgentError } from './errors.js';
 import { EventChannel } from './event-channel.js';
 import type { AgentEvent, AgentResult } from './events.js';
 import { type McpServerHandle, type McpServerOptions, mcpToolGroup } from './mcp-servers.js';
+import { DEFAULT_MAX_TOOL_RESULT_BYTES } from './result-budget.js';
 import { runAgent } from './run.js';
 import { samplingHandler } from './sampling.js';
+import { DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES } from './system-prompt.js';
 import { type ToolNamePrefixPolicy, ToolRegistry, type ToolWarning } from './tool-registry.js';
 
 /** Default {@link AgentOptions.maxTurns}. */
@@ -36,6 +38,34 @@ export interface AgentOptions {
    * the `warning` event of the run that found it. Default: none.
    */
   onWarning?: (warning: ToolWarning) => void;
+  /**
+   * Budget of each tool result the model is given (MCP and built-in tools, results and errors alike), in
+   * bytes of UTF-8. Long base64 runs are always replaced by a placeholder; a result still over budget keeps
+   * its start and its end, with a notice between saying how many bytes (and lines) were cut and which of
+   * the tool's arguments read a part (`offset`, `head`, `cursor`, …). Default 100 000
+   * ({@link DEFAULT_MAX_TOOL_RESULT_BYTES}, about 25 000 tokens).
+   */
+  maxToolResultBytes?: number;
+  /**
+   * Budgets of particular tools, in bytes, by model-facing name (`server__tool`) or the tool's own name;
+   * they win over `addMcpServer(client, { maxToolResultBytes })` and {@link maxToolResultBytes}.
+   */
+  maxToolResultBytesByTool?: Readonly<Record<string, number>>;
+  /**
+   * Longest text taken from one MCP server's `instructions` into the system prompt, in bytes; longer keeps
+   * its start and end. Default 8 192 ({@link DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES}).
+   */
+  maxServerInstructionsBytes?: number;
+  /**
+   * Longest wait for the model stream's next event, in ms, before the request fails with a `ModelError`
+   * of kind `timeout`. `0` turns it off. Default: the adapter's (120 000 for the built-in ones).
+   */
+  modelIdleTimeoutMs?: number;
+  /**
+   * Longest time for one model request (retries and the whole streamed response), in ms, before it fails
+   * with a `ModelError` of kind `timeout`. `0` turns it off. Default: the adapter's (600 000).
+   */
+  modelRequestTimeoutMs?: number;
 }
 
 /** Options of one run. */
@@ -176,11 +206,24 @@ export class Agent {
     this.#running = true;
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
     const emit = (event: AgentEvent) => channel.push(event);
+    const settings = this.#options;
     finished = runAgent(prompt, {
       model: this.#options.model,
       system: this.#options.systemPrompt,
       maxTurns: this.#options.maxTurns ?? DEFAULT_MAX_TURNS,
       maxTokens: this.#options.maxTokens,
+      modelTimeouts: {
+        ...(settings.modelIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: settings.modelIdleTimeoutMs }),
+        ...(settings.modelRequestTimeoutMs === undefined
+          ? {}
+          : { requestTimeoutMs: settings.modelRequestTimeoutMs }),
+      },
+      resultBudget: {
+        maxBytes: settings.maxToolResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES,
+        byTool: settings.maxToolResultBytesByTool ?? {},
+      },
+      maxServerInstructionsBytes:
+        settings.maxServerInstructionsBytes ?? DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES,
       registry: this.#registry,
       approve: this.#options.approve,
       history: this.#history,
@@ -232,6 +275,9 @@ export class Agent {
     try {
       return await this.addMcpServer(client, {
         ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
+        ...(options.maxToolResultBytes === undefined
+          ? {}
+          : { maxToolResultBytes: options.maxToolResultBytes }),
       });
     } catch (error) {
       this.#owned.delete(client);

@@ -1,15 +1,24 @@
 /**
  * MCP servers attached straight to an agent (`addMcpServer`, `withMcpServerStdio`, `withMcpServerHttp`),
  * beside tools handed over as a list (`tools: mcp.getTools()`). The agent reads the client's tool list at
- * every turn, so a `toolsChanged` (MCP spec 2025-11-25, "Tools > List Changed Notification") reaches the
- * model on its next turn.
+ * every turn, after waiting for any refresh the server asked for with `notifications/tools/list_changed`
+ * (MCP spec 2025-11-25, "Tools > List Changed Notification"), so a tool the server announces before
+ * answering a call is offered on the very next turn. The server's `instructions` (MCP spec 2025-11-25,
+ * "Lifecycle > Initialization") go into the system prompt.
  */
 import type { Tool } from '../core/tool.js';
 import type { MCPClient } from '../mcp/index.js';
 import type { ToolGroup } from './tool-registry.js';
 
-/** What the agent uses of an MCP client (an `MCPClient` has it all). */
-export type McpServerHandle = Pick<MCPClient, 'name' | 'connect' | 'disconnect' | 'getTools' | 'isConnected'>;
+/**
+ * What the agent uses of an MCP client (an `MCPClient` has it all). `whenToolsSettled` and
+ * `getInstructions` are optional, for handles that wrap something else.
+ */
+export type McpServerHandle = Pick<
+  MCPClient,
+  'name' | 'connect' | 'disconnect' | 'getTools' | 'isConnected'
+> &
+  Partial<Pick<MCPClient, 'whenToolsSettled' | 'getInstructions'>>;
 
 /** Options of `agent.addMcpServer()`. */
 export interface McpServerOptions {
@@ -20,6 +29,11 @@ export interface McpServerOptions {
    * no fixed prefix (the agent's `toolNamePrefix` policy decides).
    */
   prefix?: boolean | string;
+  /**
+   * Budget of each of this server's tool results, in bytes of UTF-8 (see `AgentOptions.maxToolResultBytes`).
+   * Default: the agent's.
+   */
+  maxToolResultBytes?: number;
 }
 
 /** The registry group for a client's live tool list. */
@@ -29,6 +43,11 @@ export function mcpToolGroup(client: McpServerHandle, options: McpServerOptions)
   return {
     source: client.name,
     ...(prefix === undefined ? {} : { prefix }),
+    ...(options.maxToolResultBytes === undefined ? {} : { maxResultBytes: options.maxToolResultBytes }),
     list: (): readonly Tool[] => client.getTools(),
+    settled: async () => {
+      await client.whenToolsSettled?.();
+    },
+    instructions: () => client.getInstructions?.(),
   };
 }

@@ -7,7 +7,8 @@ import type { ApproveHook } from './approval.js';
 import { AgentAbortError, AgentError } from './errors.js';
 import type { AgentEvent, AgentResult } from './events.js';
 import { withLinkedSignal } from './linked-signal.js';
-import { executeToolCalls } from './tool-execution.js';
+import { systemPrompt } from './system-prompt.js';
+import { executeToolCalls, type ResultBudget } from './tool-execution.js';
 import type { ToolRegistry, ToolWarning } from './tool-registry.js';
 import { streamTurn } from './turn.js';
 
@@ -17,6 +18,11 @@ export interface RunContext {
   system: string | undefined;
   maxTurns: number;
   maxTokens: number | undefined;
+  /** Bounds of each model request (see `ModelRequest`); omitted ones are the adapter's defaults. */
+  modelTimeouts: { idleTimeoutMs?: number; requestTimeoutMs?: number };
+  resultBudget: ResultBudget;
+  /** Longest `instructions` text taken from one server, in bytes. */
+  maxServerInstructionsBytes: number;
   registry: ToolRegistry;
   approve: ApproveHook | undefined;
   history: Message[];
@@ -27,64 +33,89 @@ export interface RunContext {
 }
 
 /**
- * Runs `prompt` to the end.
+ * Runs `prompt` to the end. What the run leaves in `history`: everything, when it completes, hits
+ * `max_turns` (a valid conversation the next run can continue), or is aborted (tool calls left without a
+ * result answered as cancelled; a prompt the model never answered taken back); after any other failure (a
+ * model request that failed or timed out), `history` is as it was before the run, so the next run does not
+ * start with two user messages in a row.
  * @throws {AgentAbortError} when `signal` fires (promptly, even if a tool ignores its signal).
  * @throws {AgentError} kind `max_turns` when the model still calls tools after `maxTurns` turns.
  * @throws the model's `ModelError` when a request fails.
  */
 export async function runAgent(prompt: string, context: RunContext): Promise<AgentResult> {
+  const { history } = context;
+  const before = history.length;
+  try {
+    return await runTurns(prompt, context);
+  } catch (error) {
+    if (error instanceof AgentAbortError || context.signal.aborted) {
+      closeOpenToolCalls(history);
+      if (history.length === before + 1) history.length = before;
+    } else if (!(error instanceof AgentError && error.kind === 'max_turns')) {
+      history.length = before;
+    }
+    throw error;
+  }
+}
+
+async function runTurns(prompt: string, context: RunContext): Promise<AgentResult> {
   const { history, signal, emit } = context;
   emit({ type: 'agent_start', prompt });
   history.push({ role: 'user', content: prompt });
   let usage: Usage | undefined;
-  try {
-    for (let turn = 1; turn <= context.maxTurns; turn += 1) {
-      throwIfAborted(signal);
-      const table = context.registry.build(context.model);
-      context.warn(table.warnings);
-      emit({ type: 'turn_start', turn });
-      const request = {
-        messages: history,
-        tools: table.specs,
-        ...(context.system ? { system: context.system } : {}),
-        ...(context.maxTokens === undefined ? {} : { maxTokens: context.maxTokens }),
-      };
-      // Its own signal per request: the vendor SDKs never remove the abort listener they add to it.
-      const response = await withLinkedSignal(signal, (requestSignal) =>
-        streamTurn(context.model, { ...request, signal: requestSignal }, turn, emit),
-      ).catch((error: unknown) => {
-        throw signal.aborted ? new AgentAbortError(signal.reason) : error;
-      });
-      history.push(response.message);
-      usage = addUsage(usage, response.usage);
-      const calls = response.message.content.filter((p): p is ToolCallPart => p.type === 'tool_call');
-      if (calls.length > 0) {
-        const results = await raceAbort(executeToolCalls(calls, { ...context, table, turn }), signal);
-        history.push({ role: 'tool', results });
-      }
-      const { message, stopReason } = response;
-      emit({
-        type: 'turn_end',
-        turn,
-        message,
-        stopReason,
-        ...(response.usage ? { usage: response.usage } : {}),
-      });
-      if (calls.length === 0) {
-        const text = message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
-        const result: AgentResult = { text, messages: [...history], turns: turn, stopReason };
-        if (usage) result.usage = usage;
-        emit({ type: 'agent_end', result });
-        return result;
-      }
-    }
-    throw new AgentError(
-      'max_turns',
-      `the model was still calling tools after ${context.maxTurns} turns (maxTurns)`,
+  for (let turn = 1; turn <= context.maxTurns; turn += 1) {
+    throwIfAborted(signal);
+    // A server that announced new tools (`tools/list_changed`) before answering a call is listed again
+    // before the model is asked, so the model sees the tools the server has now.
+    await raceAbort(context.registry.settled(), signal);
+    const table = context.registry.build(context.model);
+    context.warn(table.warnings);
+    emit({ type: 'turn_start', turn });
+    const system = systemPrompt(
+      context.system,
+      context.registry.instructions(),
+      context.maxServerInstructionsBytes,
     );
-  } finally {
-    closeOpenToolCalls(history);
+    const request = {
+      messages: history,
+      tools: table.specs,
+      ...(system ? { system } : {}),
+      ...(context.maxTokens === undefined ? {} : { maxTokens: context.maxTokens }),
+      ...context.modelTimeouts,
+    };
+    // Its own signal per request: the vendor SDKs never remove the abort listener they add to it.
+    const response = await withLinkedSignal(signal, (requestSignal) =>
+      streamTurn(context.model, { ...request, signal: requestSignal }, turn, emit),
+    ).catch((error: unknown) => {
+      throw signal.aborted ? new AgentAbortError(signal.reason) : error;
+    });
+    history.push(response.message);
+    usage = addUsage(usage, response.usage);
+    const calls = response.message.content.filter((p): p is ToolCallPart => p.type === 'tool_call');
+    if (calls.length > 0) {
+      const results = await raceAbort(executeToolCalls(calls, { ...context, table, turn }), signal);
+      history.push({ role: 'tool', results });
+    }
+    const { message, stopReason } = response;
+    emit({
+      type: 'turn_end',
+      turn,
+      message,
+      stopReason,
+      ...(response.usage ? { usage: response.usage } : {}),
+    });
+    if (calls.length === 0) {
+      const text = message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+      const result: AgentResult = { text, messages: [...history], turns: turn, stopReason };
+      if (usage) result.usage = usage;
+      emit({ type: 'agent_end', result });
+      return result;
+    }
   }
+  throw new AgentError(
+    'max_turns',
+    `the model was still calling tools after ${context.maxTurns} turns (maxTurns)`,
+  );
 }
 
 function throwIfAborted(signal: AbortSignal): void {

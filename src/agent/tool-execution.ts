@@ -9,8 +9,10 @@ import { parseToolArguments } from '../providers/json-args.js';
 import type { ToolCallPart, ToolResult } from '../providers/model.js';
 import { type ApproveHook, askApproval } from './approval.js';
 import { checkToolArguments, checkToolInput } from './arguments.js';
+import { errorDataSuffix } from './error-data.js';
 import type { AgentEvent, ToolCallInfo } from './events.js';
 import { withLinkedSignal } from './linked-signal.js';
+import { fitText, readMoreHint } from './result-budget.js';
 import type { ToolEntry, ToolTable } from './tool-registry.js';
 
 /** What executing a turn's calls needs from the run. */
@@ -21,6 +23,22 @@ export interface ToolExecutionContext {
   signal: AbortSignal;
   approve: ApproveHook | undefined;
   emit: (event: AgentEvent) => void;
+  /** Bytes (UTF-8) each result may take: the agent's budget, and budgets by tool name. */
+  resultBudget: ResultBudget;
+}
+
+/** The budget of tool results (see `AgentOptions.maxToolResultBytes`). */
+export interface ResultBudget {
+  maxBytes: number;
+  /** By model-facing name or the tool's own name (the first that matches wins). */
+  byTool: Readonly<Record<string, number>>;
+}
+
+/** The budget of one call: by its model-facing name, its own name, its source's, else the agent's. */
+function budgetOf(budget: ResultBudget, modelName: string, entry: ToolEntry | undefined): number {
+  const byTool = new Map(Object.entries(budget.byTool));
+  const named = byTool.get(modelName) ?? (entry === undefined ? undefined : byTool.get(entry.tool.name));
+  return named ?? entry?.maxResultBytes ?? budget.maxBytes;
 }
 
 /** Runs every call of a turn at once; resolves with one result per call, in the calls' order. */
@@ -39,7 +57,11 @@ async function executeOne(call: ToolCallPart, context: ToolExecutionContext): Pr
     modelName: call.name,
     source: entry?.source ?? 'unknown',
   };
-  const finish = (content: string, isError: boolean, durationMs = 0): ToolResult => {
+  const finish = (raw: string, isError: boolean, durationMs = 0): ToolResult => {
+    // Every result is held to the budget, errors too: a failing tool may quote its whole output.
+    const maxBytes = budgetOf(context.resultBudget, call.name, entry);
+    const schema = entry?.tool.inputSchema ?? { type: 'object' };
+    const content = fitText(raw, maxBytes, readMoreHint(call.name, schema, maxBytes));
     context.emit({ type: 'tool_end', turn: context.turn, ...info, result: content, isError, durationMs });
     return { toolCallId: call.id, name: call.name, content, isError };
   };
@@ -109,8 +131,12 @@ export function renderValue(value: unknown): string {
   }
 }
 
-/** What the model reads for a failure: the error's class and message (never its stack). */
+/**
+ * What the model reads for a failure: the error's class and message (never its stack), and a JSON-RPC
+ * error's `data` (compact JSON, bounded), which often says how to fix the call.
+ */
 export function describeFailure(error: unknown): string {
   if (!(error instanceof Error)) return `Tool failed: ${String(error)}`;
-  return error.name && error.name !== 'Error' ? `${error.name}: ${error.message}` : error.message;
+  const text = error.name && error.name !== 'Error' ? `${error.name}: ${error.message}` : error.message;
+  return `${text}${errorDataSuffix(error)}`;
 }

@@ -32,6 +32,12 @@ export interface ToolGroup {
    */
   readonly prefix?: string;
   list(): readonly Tool[];
+  /** Budget of each of the group's results in bytes (`addMcpServer(client, { maxToolResultBytes })`). */
+  readonly maxResultBytes?: number;
+  /** Resolves once the group's list is up to date (an MCP server's pending `tools/list` refresh). Never rejects. */
+  settled?(): Promise<void>;
+  /** What the source asks of the model (an MCP server's `instructions`), if anything. */
+  instructions?(): string | undefined;
 }
 
 /** One tool as offered to the model. */
@@ -40,6 +46,8 @@ export interface ToolEntry {
   readonly source: string;
   readonly modelName: string;
   readonly spec: ModelToolSpec;
+  /** The budget of the group the tool comes from, in bytes, if it has one. */
+  readonly maxResultBytes?: number;
 }
 
 /** A problem that makes a tool unavailable to the model; never silent. */
@@ -58,6 +66,7 @@ export interface ToolTable {
 
 interface Candidate {
   tool: Tool;
+  group: ToolGroup;
   source: string;
   wanted: string;
   fixed: boolean;
@@ -106,9 +115,29 @@ export class ToolRegistry {
         continue;
       }
       const spec = { name: modelName, description: candidate.tool.description, inputSchema };
-      byModelName.set(modelName, { tool: candidate.tool, source: candidate.source, modelName, spec });
+      const { maxResultBytes } = candidate.group;
+      byModelName.set(modelName, {
+        tool: candidate.tool,
+        source: candidate.source,
+        modelName,
+        spec,
+        ...(maxResultBytes === undefined ? {} : { maxResultBytes }),
+      });
     }
     return { specs: [...byModelName.values()].map((e) => e.spec), byModelName, warnings };
+  }
+
+  /** Resolves once every group's list is up to date (see {@link ToolGroup.settled}). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.#groups].map((group) => group.settled?.()));
+  }
+
+  /** Each group's instructions, in the order the groups were added: `[source, text]`. */
+  instructions(): [string, string][] {
+    return [...this.#groups].flatMap((group) => {
+      const text = group.instructions?.()?.trim();
+      return text ? [[group.source ?? 'local', text] as [string, string]] : [];
+    });
   }
 
   #candidates(): Candidate[] {
@@ -120,13 +149,13 @@ export class ToolRegistry {
         seen.add(tool);
         const source = tool.source ?? group.source ?? 'local';
         if (carriesServerPrefix(tool)) {
-          out.push({ tool, source, wanted: tool.name, fixed: true });
+          out.push({ tool, group, source, wanted: tool.name, fixed: true });
           continue;
         }
         const always = this.#policy === 'always' && source !== 'local';
         const prefix = group.prefix ?? (always ? source : undefined);
         const wanted = prefix === undefined ? tool.name : prefixedToolName(prefix, tool.name);
-        out.push({ tool, source, wanted, fixed: prefix !== undefined });
+        out.push({ tool, group, source, wanted, fixed: prefix !== undefined });
       }
     }
     return out;

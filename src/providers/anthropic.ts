@@ -80,8 +80,8 @@ class AnthropicModel implements Model {
   async *stream(request: ModelRequest): AsyncIterable<ModelEvent> {
     yield* guardedStream(
       this.provider,
-      request.signal,
-      async () =>
+      request,
+      async (signal) =>
         (await this.#sdkClient()).messages.create(
           {
             model: this.id,
@@ -91,7 +91,7 @@ class AnthropicModel implements Model {
             ...(request.system ? { system: request.system } : {}),
             ...(request.tools.length > 0 ? { tools: request.tools.map(toAnthropicTool) } : {}),
           },
-          request.signal === undefined ? {} : { signal: request.signal },
+          { signal },
         ),
       readStream,
     );

@@ -8,8 +8,10 @@
  *   provider's SDK package (an optional peer dependency) is not installed.
  * - `bad_response`: the vendor's stream ended without a complete response, or was malformed.
  * - `request_failed`: the vendor SDK rejected the request (HTTP status on `status` when there was one).
+ * - `timeout`: the stream stayed silent for the request's `idleTimeoutMs`, or the whole request took longer
+ *   than its `requestTimeoutMs` (which one on `timeout`, the bound on `timeoutMs`); the request was aborted.
  */
-export type ModelErrorKind = 'not_configured' | 'bad_response' | 'request_failed';
+export type ModelErrorKind = 'not_configured' | 'bad_response' | 'request_failed' | 'timeout';
 
 /** A model request failed; switch on `kind`; the vendor SDK's error is on `cause`. */
 export class ModelError extends Error {
@@ -19,16 +21,28 @@ export class ModelError extends Error {
   readonly provider: string | undefined;
   /** The HTTP status of the vendor's answer, when it answered with one. */
   readonly status: number | undefined;
+  /** Kind `timeout`: which bound was hit, `idle` (no stream event) or `request` (the whole request). */
+  readonly timeout: 'idle' | 'request' | undefined;
+  /** Kind `timeout`: the bound that was hit, in ms. */
+  readonly timeoutMs: number | undefined;
 
   constructor(
     kind: ModelErrorKind,
     message: string,
-    options: { provider?: string; status?: number | undefined; cause?: unknown } = {},
+    options: {
+      provider?: string;
+      status?: number | undefined;
+      timeout?: 'idle' | 'request';
+      timeoutMs?: number;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
     this.provider = options.provider;
     this.status = options.status;
+    this.timeout = options.timeout;
+    this.timeoutMs = options.timeoutMs;
   }
 }
 

@@ -2,6 +2,7 @@
 export { type AnthropicModelOptions, anthropic } from './anthropic.js';
 export { DEFAULT_ANTHROPIC_MODEL, DEFAULT_OPENAI_MODEL, modelFromEnv } from './env.js';
 export { ModelError, type ModelErrorKind } from './errors.js';
+export { DEFAULT_MODEL_IDLE_TIMEOUT_MS, DEFAULT_MODEL_REQUEST_TIMEOUT_MS } from './guarded-stream.js';
 export type {
   AssistantMessage,
   Message,

@@ -85,6 +85,17 @@ export interface ModelRequest {
   maxTokens?: number;
   /** Aborts the HTTP stream; the iterator then throws the vendor SDK's abort error. */
   signal?: AbortSignal;
+  /**
+   * Longest wait for the vendor's next stream event (from sending the request), in ms; then the request is
+   * aborted and fails with a `ModelError` of kind `timeout`. `0` turns it off. Default
+   * `DEFAULT_MODEL_IDLE_TIMEOUT_MS` (120 000) in the built-in adapters.
+   */
+  idleTimeoutMs?: number;
+  /**
+   * Longest time for the whole request (SDK retries and the streamed response included), in ms; then it
+   * fails like an idle timeout. `0` turns it off. Default `DEFAULT_MODEL_REQUEST_TIMEOUT_MS` (600 000).
+   */
+  requestTimeoutMs?: number;
 }
 
 /**

@@ -86,8 +86,8 @@ class OpenAIModel implements Model {
     const maxTokens = request.maxTokens ?? this.#options.maxTokens;
     yield* guardedStream(
       this.provider,
-      request.signal,
-      async () =>
+      request,
+      async (signal) =>
         (await this.#sdkClient()).chat.completions.create(
           {
             model: this.id,
@@ -97,7 +97,7 @@ class OpenAIModel implements Model {
             ...(maxTokens === undefined ? {} : { max_completion_tokens: maxTokens }),
             ...(request.tools.length > 0 ? { tools: request.tools.map(toOpenAITool) } : {}),
           },
-          request.signal === undefined ? {} : { signal: request.signal },
+          { signal },
         ),
       readStream,
     );

@@ -35,6 +35,7 @@ import type { Session } from '../session/session.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
 import type { MCPConnectOptions } from './connect-attempt.js';
 import { Connection } from './connection.js';
+import { DebouncedRefresh } from './debounced-refresh.js';
 import { type MCPClientEvents, TypedEmitter } from './events.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -70,7 +71,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   #callDefaults: MCPCallOptionsSource | undefined;
   #refreshing: Promise<MCPTool[]> | undefined;
   #refreshAgain = false;
-  #listChangedTimer: NodeJS.Timeout | undefined;
+  readonly #listChanged = new DebouncedRefresh();
   #warnedUnadvertised = false;
   #roots: Root[] | undefined;
 
@@ -91,7 +92,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       toolsListed: (definitions) => this.#applyTools(this.#tools.replace(definitions)),
       toolListChanged: (session) => this.#onToolListChanged(session),
       sessionEnded: (deliberate) => {
-        clearTimeout(this.#listChangedTimer);
+        this.#listChanged.cancel();
         if (deliberate) this.#tools.clear();
       },
       sessionEvents: {
@@ -303,6 +304,15 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     return this.#refreshing;
   }
 
+  /**
+   * Resolves once no tool-list refresh is pending: none waiting out the `list_changed` debounce, none in
+   * flight. Agents await it before each model turn. Never rejects (a failed refresh is an `error` event).
+   */
+  async whenToolsSettled(): Promise<void> {
+    const next = () => this.#listChanged.pending ?? this.#refreshing;
+    for (let p = next(); p; p = next()) await p.catch(() => {});
+  }
+
   async #refreshOnce(): Promise<MCPTool[]> {
     do {
       this.#refreshAgain = false;
@@ -425,11 +435,13 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       });
     }
     if (this.#options.refreshToolsOnListChanged === false) return;
-    clearTimeout(this.#listChangedTimer);
-    this.#listChangedTimer = setTimeout(() => {
-      this.refreshTools().catch((error: unknown) => {
-        this.emit('error', error instanceof Error ? error : new Error(String(error)));
-      });
-    }, this.#options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS);
+    this.#listChanged.schedule(
+      this.#options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS,
+      () => {
+        this.refreshTools().catch((error: unknown) => {
+          this.emit('error', error instanceof Error ? error : new Error(String(error)));
+        });
+      },
+    );
   }
 }
