@@ -3,6 +3,7 @@
  * stderr lines when the error carries them). No stack traces; messages come from agentwire's errors, which
  * never contain header or environment values.
  */
+import { errorDataSuffix } from '../agent/error-data.js';
 import { MCPCallError, MCPConfigError, MCPToolError } from '../mcp/index.js';
 import { ExitCode, type ExitCodeValue, singleLine } from './io.js';
 import { UsageError } from './usage-error.js';
@@ -30,7 +31,10 @@ export function describeFailure(error: unknown): Failure {
       tail.length === 0 ? [] : ['server stderr (last lines):', ...tail.map((line) => `  ${line}`)];
     return {
       exitCode: error.kind === 'aborted' ? ExitCode.interrupted : ExitCode.connection,
-      text: [`error: ${singleLine(error.message)}`, ...lines].map((line) => `${line}\n`).join(''),
+      // A JSON-RPC error's `data` often says how to fix the call (`{"field":"x","hint":"use y"}`).
+      text: [`error: ${singleLine(error.message)}${errorDataSuffix(error)}`, ...lines]
+        .map((line) => `${line}\n`)
+        .join(''),
     };
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -1,5 +1,6 @@
 /**
- * The options of `agentwire run` other than its servers: the model, the built-in tools and the turn bound.
+ * The options of `agentwire run` other than its servers: the model, the built-in tools, the turn bound, the
+ * tool result budget and the model timeouts.
  * Each is checked before anything starts, so a typo or a missing API key costs no server start.
  */
 import { statSync } from 'node:fs';
@@ -66,4 +67,22 @@ function isDirectory(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Commander parser for `--max-result-bytes`: a whole number of bytes, at least 1 000 (room for the cut notice). */
+export function resultBytes(value: string): number {
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed) || parsed < 1_000) {
+    throw new InvalidArgumentError('Expected a whole number of bytes, at least 1000.');
+  }
+  return parsed;
+}
+
+/** Commander parser for the model timeouts: a whole number of milliseconds; `0` turns the bound off. */
+export function timeoutMs(value: string): number {
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed)) {
+    throw new InvalidArgumentError('Expected a whole number of milliseconds (0 for none).');
+  }
+  return parsed;
 }

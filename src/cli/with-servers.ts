@@ -13,7 +13,7 @@ import {
 import { reportDiagnostics } from './diagnostics.js';
 import type { CliIo } from './io.js';
 import { throwSetupFailures } from './run-setup-error.js';
-import { createClient, type ServerTarget } from './server-options.js';
+import { type ClientExtras, createClient, type ServerTarget } from './server-options.js';
 
 /**
  * One client per target, in the targets' order, each with a distinct name: a `--config` server keeps its
@@ -22,13 +22,13 @@ import { createClient, type ServerTarget } from './server-options.js';
  * name is what tells servers apart in tool prefixes, events and errors. A target's `timeout` (ms) bounds
  * connecting and each tool call. Nothing is started yet.
  */
-export function createClients(targets: readonly ServerTarget[]): MCPClient[] {
+export function createClients(targets: readonly ServerTarget[], extra: ClientExtras = {}): MCPClient[] {
   const taken = new Set(targets.flatMap((target) => (target.kind === 'config' ? [target.entry.name] : [])));
   return targets.map((target) => {
-    let client = createClient(target);
+    let client = createClient(target, undefined, extra);
     if (target.kind !== 'config') {
       const base = client.name;
-      for (let n = 2; taken.has(client.name); n += 1) client = createClient(target, `${base}-${n}`);
+      for (let n = 2; taken.has(client.name); n += 1) client = createClient(target, `${base}-${n}`, extra);
       taken.add(client.name);
     }
     // `--timeout` bounds each request, as for `agentwire call`: here, every tool call the model makes.
@@ -47,6 +47,8 @@ export interface WithServersOptions {
   failures?: 'throw' | 'report';
   /** Print each client's background warnings on stderr (see diagnostics.ts). Default true. */
   diagnostics?: boolean;
+  /** Options every client gets (`run`: `onSampling` answered with the run's model). Default none. */
+  clientOptions?: ClientExtras;
 }
 
 /**
@@ -74,7 +76,7 @@ export async function withServers<T>(
     throw new MCPCallError('aborted', 'interrupted before connecting', { cause: signal.reason });
   }
   const servers = new MCPServers();
-  for (const [index, client] of createClients(targets).entries()) {
+  for (const [index, client] of createClients(targets, options.clientOptions).entries()) {
     if (options.diagnostics !== false) reportDiagnostics(client, io);
     servers.add(client, filterOf(targets[index]!));
   }

@@ -106,7 +106,10 @@ describe('agentwire run with --config', () => {
       ].join('\n'),
       stderr: '',
     });
-    expect(offered(fake)).toHaveLength(26);
+    // 13 tools each, plus trigger-sampling-request: `run` answers sampling with its model, so server-everything
+    // offers that tool too.
+    expect(offered(fake)).toHaveLength(28);
+    expect(offered(fake)).toContain('server-everything__trigger-sampling-request');
   });
 
   it('exits 3 without asking the model when an entry cannot start, and stops the others', async () => {

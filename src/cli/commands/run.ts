@@ -4,10 +4,17 @@
  */
 import { type Command, Option } from 'commander';
 import { DEFAULT_MAX_TURNS } from '../../agent/agent.js';
-import { Agent, AgentAbortError, AgentError } from '../../agent/index.js';
+import {
+  Agent,
+  AgentAbortError,
+  AgentError,
+  DEFAULT_MAX_TOOL_RESULT_BYTES,
+  samplingHandler,
+} from '../../agent/index.js';
+import { DEFAULT_MODEL_IDLE_TIMEOUT_MS, DEFAULT_MODEL_REQUEST_TIMEOUT_MS } from '../../providers/index.js';
 import { commandTargets } from '../config-targets.js';
 import type { CommandContext } from '../context.js';
-import { builtinTools, runModel, turnCount } from '../run-options.js';
+import { builtinTools, resultBytes, runModel, timeoutMs, turnCount } from '../run-options.js';
 import { RunPrinter } from '../run-output.js';
 import { agentHandle } from '../run-servers.js';
 import { addServerOptions, type ServerListOptionValues } from '../server-options.js';
@@ -20,6 +27,9 @@ interface RunCommandOptions extends ServerListOptionValues {
   model?: string;
   maxTurns?: number;
   prefix?: boolean;
+  maxResultBytes?: number;
+  modelIdleTimeout?: number;
+  modelTimeout?: number;
 }
 
 /**
@@ -31,7 +41,9 @@ interface RunCommandOptions extends ServerListOptionValues {
  * name as a prefix (`server-everything__echo`), and `--prefix` prefixes every MCP tool. Output, as it
  * happens: model text on stdout delta by delta, one line per tool call with its arguments, per progress
  * report, and per result (`✓`) or error (`✗`, the message the model is given); warnings (a tool skipped) on
- * stderr.
+ * stderr. Each tool result the model is given fits `--max-result-bytes`; each model request is bounded by
+ * `--model-idle-timeout` and `--model-timeout`; a server's `sampling/createMessage` is answered with the
+ * run's model, and its `instructions` go into the system prompt.
  *
  * Exit codes: 0 the run completed (even if some tool calls failed: the model saw those errors), 2 usage or no
  * model provider configured, 3 a server or the model API could not be reached, 1 `--max-turns` exceeded,
@@ -54,7 +66,22 @@ export function registerRunCommand(program: Command, context: CommandContext): v
       'anthropic:<model-id> or openai:<model-id> (default: from the environment)',
     )
     .option('--max-turns <n>', `model turns before giving up (default ${DEFAULT_MAX_TURNS})`, turnCount)
-    .option('--prefix', "prefix every MCP tool's name with its server's name (server__tool)");
+    .option('--prefix', "prefix every MCP tool's name with its server's name (server__tool)")
+    .option(
+      '--max-result-bytes <n>',
+      `budget of each tool result the model is given, in bytes (default ${DEFAULT_MAX_TOOL_RESULT_BYTES})`,
+      resultBytes,
+    )
+    .option(
+      '--model-idle-timeout <ms>',
+      `give up on a model stream silent this long, 0 for never (default ${DEFAULT_MODEL_IDLE_TIMEOUT_MS})`,
+      timeoutMs,
+    )
+    .option(
+      '--model-timeout <ms>',
+      `give up on a model request taking longer, 0 for never (default ${DEFAULT_MODEL_REQUEST_TIMEOUT_MS})`,
+      timeoutMs,
+    );
   addServerOptions(command, { repeatable: true }).action(
     async (prompt: string, options: RunCommandOptions) => {
       await runAgentCommand(prompt, options, context);
@@ -67,18 +94,32 @@ async function runAgentCommand(prompt: string, options: RunCommandOptions, conte
   const targets = await commandTargets(options);
   const tools = builtinTools(options.tools, options.root);
   const model = await runModel(options.model);
-  const agent = new Agent({ model, tools, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS });
+  const agent = new Agent({
+    model,
+    tools,
+    maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
+    ...(options.maxResultBytes === undefined ? {} : { maxToolResultBytes: options.maxResultBytes }),
+    ...(options.modelIdleTimeout === undefined ? {} : { modelIdleTimeoutMs: options.modelIdleTimeout }),
+    ...(options.modelTimeout === undefined ? {} : { modelRequestTimeoutMs: options.modelTimeout }),
+  });
   const printer = new RunPrinter(context.io);
   const { signal } = context.io;
+  // Servers may ask the run's model for completions (sampling/createMessage), as with Agent.withMcpServer*.
+  const clientOptions = { onSampling: samplingHandler(model) };
   try {
-    await withServers(targets, context.io, async (servers) => {
-      for (const [index, client] of servers.clients().entries()) {
-        // One prefix layer: the agent's (`--prefix`), over the servers' own tool names.
-        const handle = agentHandle(client, targets[index]!);
-        await agent.addMcpServer(handle, options.prefix ? { prefix: true } : {});
-      }
-      for await (const event of agent.prompt(prompt, signal ? { signal } : {})) printer.print(event);
-    });
+    await withServers(
+      targets,
+      context.io,
+      async (servers) => {
+        for (const [index, client] of servers.clients().entries()) {
+          // One prefix layer: the agent's (`--prefix`), over the servers' own tool names.
+          const handle = agentHandle(client, targets[index]!);
+          await agent.addMcpServer(handle, options.prefix ? { prefix: true } : {});
+        }
+        for await (const event of agent.prompt(prompt, signal ? { signal } : {})) printer.print(event);
+      },
+      { clientOptions },
+    );
   } catch (error) {
     // Ctrl-C while the servers were still connecting (`interrupted while connecting`) is the run's interrupt.
     const interrupted = signal?.aborted && !(error instanceof AgentError && error.kind === 'aborted');

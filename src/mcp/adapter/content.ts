@@ -13,8 +13,10 @@
  *
  * Blocks are joined with a newline. `structuredContent` is returned as the value itself when there are no
  * content blocks, and appended as JSON when every block is binary (image, audio, blob resource), so
- * structured output is never lost.
+ * structured output is never lost, unless it only mirrors the blocks (`{ content: [...the blocks] }`, as
+ * server-filesystem's `read_media_file` sends): that copy would put the base64 before the model as text.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { CallToolResult, ContentBlock } from '../protocol/types.js';
 
 /** Formats a byte count as `512 B`, `24.5 KB` or `3.2 MB` (1 KB = 1024 bytes). */
@@ -87,7 +89,9 @@ export function renderCallToolResult(result: CallToolResult): unknown {
   const structured = result.structuredContent;
   if (blocks.length === 0) return structured ?? '';
   const text = blocks.map(renderContentBlock).join('\n');
-  if (structured !== undefined && blocks.every(isBinaryBlock))
+  const mirror = (value: unknown) => isDeepStrictEqual(value, blocks);
+  const mirrors = mirror(structured) || Object.values(structured ?? {}).some(mirror);
+  if (structured !== undefined && blocks.every(isBinaryBlock) && !mirrors)
     return `${text}\n${JSON.stringify(structured)}`;
   return text;
 }
