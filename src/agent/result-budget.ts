@@ -13,8 +13,8 @@ import { isRecord, type JsonSchema } from '../core/json.js';
 export const DEFAULT_MAX_TOOL_RESULT_BYTES = 100_000;
 
 /**
- * Runs of base64 (at least {@link MIN_BASE64_CHARS} characters, possibly wrapped at any column of 64 or
- * more): a model cannot read an image or a file out of base64 text, and it costs one token per 3 or 4
+ * Runs of base64 (at least {@link MIN_BASE64_CHARS} characters of both cases, possibly wrapped at any
+ * column of 64 or more): a model cannot read an image or a file out of base64 text, and it costs one token per 3 or 4
  * characters.
  */
 const BASE64_RUN = /[A-Za-z0-9+/]{64,}(?:\r?\n[A-Za-z0-9+/]{64,})*(?:\r?\n?[A-Za-z0-9+/]{1,63})?={0,2}/g;
@@ -63,7 +63,8 @@ const HEAD_SHARE = 0.8;
 export function omitBase64(text: string): string {
   if (text.length < MIN_BASE64_CHARS) return text;
   return text.replace(BASE64_RUN, (run) => {
-    if (run.length < MIN_BASE64_CHARS) return run;
+    // Mixed case: base64 of real data has both; a long run of one letter or of hex digits is not base64.
+    if (run.length < MIN_BASE64_CHARS || !/[a-z]/.test(run) || !/[A-Z]/.test(run)) return run;
     const chars = run.replace(/[\s=]/g, '').length;
     return `[base64 data omitted: ${Math.floor((chars * 3) / 4).toLocaleString('en-US')} bytes]`;
   });
@@ -96,7 +97,8 @@ export function fitText(text: string, maxBytes: number, hint: string): string {
   const total = bytes.length;
   const totalLines = lineAt(bytes, total - 1);
   // The notice is measured with the widest numbers it can hold, so the kept parts never push it over.
-  const reserve = Buffer.byteLength(notice(total, total, totalLines, totalLines, totalLines, hint));
+  // Two more bytes: the line breaks around it.
+  const reserve = Buffer.byteLength(notice(total, total, totalLines, totalLines, totalLines, hint)) + 2;
   const room = Math.max(0, maxBytes - reserve);
   const headEnd = headCut(bytes, Math.floor(room * HEAD_SHARE));
   const tailStart = tailCut(bytes, total - (room - headEnd), headEnd);

@@ -220,6 +220,24 @@ describe.each(PROVIDERS)('the model context ($name wire format)', (provider) => 
   });
 });
 
+describe.each(PROVIDERS)('history after an aborted run ($name wire format)', (provider) => {
+  const fake = useFakeModelServer(provider.start);
+
+  it('takes back a prompt the model never answered', async () => {
+    fake.script({ text: 'Hi Ada.' }, { hang: true, text: 'Let me' }, { text: 'You are Ada.' });
+    const agent = new Agent({ model: provider.model(fake.baseURL) });
+    await agent.execute('I am Ada.');
+    const before = [...agent.messages];
+    const controller = new AbortController();
+    const hanging = fake.hanging();
+    const run = agent.execute('think', { signal: controller.signal });
+    await hanging;
+    controller.abort();
+    await expect(run).rejects.toMatchObject({ name: 'AbortError', kind: 'aborted' });
+    expect(agent.messages).toEqual(before);
+  });
+});
+
 describe.each(PROVIDERS)('server-filesystem results within the budget ($name wire format)', (provider) => {
   const fake = useFakeModelServer(provider.start);
   const workspace = tempDir('agentwire-context-');
@@ -248,13 +266,13 @@ describe.each(PROVIDERS)('server-filesystem results within the budget ($name wir
     const [result] = provider.toolResults(fake.requests[1]);
     const content = result?.content ?? '';
     expect(Buffer.byteLength(content)).toBeLessThanOrEqual(100_000);
-    // 12-byte lines: the start keeps lines 1 to 6 650 (79 800 bytes), the end 531 672 to the last, partial one.
+    // 12-byte lines: the start keeps lines 1 to 6 649 (79 788 bytes), the end 531 672 to the last, partial one.
     const full = bigText(6_400_000);
     const notice =
-      '[agentwire cut 6,300,252 of 6,400,000 bytes here (lines 6,651 to 531,671 of 533,334). The result is over the 100,000 byte ' +
+      '[agentwire cut 6,300,264 of 6,400,000 bytes here (lines 6,650 to 531,671 of 533,334). The result is over the 100,000 byte ' +
       'budget for tool results. To read the cut part, call read_text_file again with its "tail", "head" ' +
       'arguments to ask for a part.]';
-    expect(content).toBe(`${full.slice(0, 79_800)}${notice}\n${full.slice(6_400_000 - 19_948)}`);
+    expect(content).toBe(`${full.slice(0, 79_788)}${notice}\n${full.slice(6_400_000 - 19_948)}`);
     // The whole request stays small enough for any vendor API.
     expect(Buffer.byteLength(JSON.stringify(fake.requests[1]))).toBeLessThan(120_000);
   });
