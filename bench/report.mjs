@@ -152,6 +152,15 @@ function goalRows(w) {
   if (w.agent && !w.agent.error) {
     add('Agent loop overhead per turn (no goal set; recorded)', `${us(w.agent.overheadPerTurnUs)}`, null);
   }
+  if (w.budget && !w.budget.error) {
+    for (const row of w.budget.rows) {
+      add(
+        `Tool result budget: \`${row.tool}\` of a ${bytes(row.fileBytes)} file reaches the model within ${bytes(w.budget.budgetBytes)}`,
+        `${bytes(row.toolResultBytes)} (request ${bytes(row.requestBytes)}; the server sent ${bytes(row.serverResultBytes)})`,
+        row.toolResultBytes <= w.budget.budgetBytes,
+      );
+    }
+  }
   return rows;
 }
 
@@ -313,7 +322,30 @@ function sections(w) {
       );
     }
   }
+  if (w.budget) {
+    out.push('## 7. Tool result budget (real server-filesystem over stdio; `Agent` with its default budget)\n');
+    if (w.budget.measuredAt) out.push(`Measured ${w.budget.measuredAt} (\`${w.budget.command}\`, merged into this report).\n`);
+    if (w.budget.error) out.push(`Not measured: ${w.budget.error}\n`);
+    else {
+      out.push(
+        `| tool | file | the server sent (result JSON) | tool result the model is given | whole next model request |\n|---|---|---|---|---|\n${w.budget.rows
+          .map(
+            (r) =>
+              `| \`${r.tool}\` | ${bytes(r.fileBytes)} | ${bytes(r.serverResultBytes)} | ${bytes(r.toolResultBytes)} | ${bytes(r.requestBytes)} |`,
+          )
+          .join('\n')}\n`,
+      );
+      out.push(
+        `Budget: ${bytes(w.budget.budgetBytes)} per tool result (\`maxToolResultBytes\`). The text keeps its start and end with a notice naming \`head\` / \`tail\`; the image reaches the model as its placeholder, without the base64 copy server-filesystem puts in \`structuredContent\`.\n`,
+      );
+    }
+  }
   return out.join('\n');
+}
+
+/** `6,000,000 B`: exact byte counts, grouped. */
+function bytes(n) {
+  return `${n.toLocaleString('en-US')} B`;
 }
 
 function fourthPeer() {

@@ -2,7 +2,7 @@
 // The benchmark suite (issue 8): agentwire against the bare floor and its peers, same run, same machine,
 // same servers. `npm run bench` builds dist/ and runs everything; then bench/results.json and
 // bench/RESULTS.md are rewritten.
-//   node bench/run.mjs [--quick] [--only=1,2,3,4,5,6] [--no-write] [--before=<earlier results.json>]
+//   node bench/run.mjs [--quick] [--only=1,2,3,4,5,6,7] [--no-write] [--before=<earlier results.json>]
 // --quick uses small counts (to check the harness, not to quote); --only runs some workloads (the report
 // then covers only those); --before adds an earlier run's figure to each goal. AGENTWIRE_DIST=<dir> measures
 // a build of src/ other than dist/ (e.g. `tsc -p tsconfig.build.json --outDir bench/.build/x`).
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { runMeta } from './lib/meta.mjs';
 import { renderReport } from './report.mjs';
 import { runAgentLoop } from './workloads/agent.mjs';
+import { runResultBudget } from './workloads/result-budget.mjs';
 import { runChurn, runLarge, runScaling, runTools } from './workloads/isolated.mjs';
 import { runRoundtrip } from './workloads/roundtrip.mjs';
 import { runThroughput } from './workloads/throughput.mjs';
@@ -88,6 +89,10 @@ if (wanted(5)) {
 if (wanted(6)) {
   log('workload 6: agent loop');
   w.agent = await runAgentLoop(COUNTS.agent);
+}
+if (wanted(7)) {
+  log('workload 7: tool result budget');
+  w.budget = await runResultBudget();
 }
 results.meta.loadAtEnd = (await import('node:os')).loadavg().map((l) => Math.round(l * 100) / 100);
 
