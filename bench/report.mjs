@@ -323,8 +323,11 @@ function sections(w) {
     }
   }
   if (w.budget) {
-    out.push('## 7. Tool result budget (real server-filesystem over stdio; `Agent` with its default budget)\n');
-    if (w.budget.measuredAt) out.push(`Measured ${w.budget.measuredAt} (\`${w.budget.command}\`, merged into this report).\n`);
+    out.push(
+      '## 7. Tool result budget (real server-filesystem over stdio; `Agent` with its default budget)\n',
+    );
+    if (w.budget.measuredAt)
+      out.push(`Measured ${w.budget.measuredAt} (\`${w.budget.command}\`, merged into this report).\n`);
     if (w.budget.error) out.push(`Not measured: ${w.budget.error}\n`);
     else {
       out.push(

@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { runMeta } from './lib/meta.mjs';
 import { renderReport } from './report.mjs';
 import { runAgentLoop } from './workloads/agent.mjs';
-import { runResultBudget } from './workloads/result-budget.mjs';
 import { runChurn, runLarge, runScaling, runTools } from './workloads/isolated.mjs';
+import { runResultBudget } from './workloads/result-budget.mjs';
 import { runRoundtrip } from './workloads/roundtrip.mjs';
 import { runThroughput } from './workloads/throughput.mjs';
 
