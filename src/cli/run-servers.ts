@@ -20,5 +20,7 @@ export function agentHandle(client: MCPClient, target: ServerTarget): McpServerH
     disconnect: () => client.disconnect(),
     isConnected: () => client.isConnected(),
     getTools: () => client.getTools().filter((tool) => accepts(tool.name)),
+    whenToolsSettled: () => client.whenToolsSettled(),
+    getInstructions: () => client.getInstructions(),
   };
 }

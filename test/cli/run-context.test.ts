@@ -3,16 +3,18 @@
  * (`--max-result-bytes`), a JSON-RPC error's data (in the tool line and on `call`'s error line), and the
  * model timeouts (`--model-idle-timeout`, `--model-timeout`).
  */
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import { startFakeOpenAI } from '../fixtures/fake-openai.js';
 import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
-import { ROOT } from '../helpers.js';
+import { ROOT, tempDir } from '../helpers.js';
 import { cli, EVERYTHING } from './run-cli.js';
 
-const CONTEXT = quote([process.execPath, path.join(ROOT, 'test', 'agent', 'fixtures', 'context-server.mjs')]);
+const CONTEXT_SCRIPT = path.join(ROOT, 'test', 'agent', 'fixtures', 'context-server.mjs');
+const CONTEXT = quote([process.execPath, CONTEXT_SCRIPT]);
 const PROVIDER_VARS = [
   'ANTHROPIC_API_KEY',
   'ANTHROPIC_BASE_URL',
@@ -94,6 +96,25 @@ describe('agentwire run: sampling, budget, error data (Anthropic wire format)', 
       'MCPCallError: MCP server "context-server": tools/call "bad" failed: server returned JSON-RPC error -32602: bad args (data: {"field":"x","hint":"use y"})';
     expect(results.find((r) => r.tool_use_id === 'e1')!.content).toBe(bad);
     expect(timeless(run.stdout)).toContain(`  ✗ bad (N ms) ${bad}\n`);
+  });
+
+  it("puts a configured server's instructions in the system prompt", async () => {
+    const dir = tempDir('agentwire-run-config-');
+    try {
+      const config = path.join(dir.dir, 'mcp.json');
+      const server = {
+        command: process.execPath,
+        args: [CONTEXT_SCRIPT],
+        env: { CONTEXT_INSTRUCTIONS: 'Prefer big.' },
+      };
+      writeFileSync(config, JSON.stringify({ mcpServers: { ctx: server } }));
+      fake.script({ text: 'ok' });
+      const run = await cli(['run', 'Hi.', '--config', config]);
+      expect(run.code).toBe(0);
+      expect(fake.requests[0]?.system).toBe('Instructions from MCP server "ctx":\nPrefer big.');
+    } finally {
+      dir.remove();
+    }
   });
 
   it('rejects a --max-result-bytes too small for the cut notice', async () => {
