@@ -75,8 +75,9 @@ export function parseServerUrl(url: string | URL): URL {
   let target: URL;
   try {
     target = new URL(url);
-  } catch (error) {
-    throw new MCPServerUrlError('invalid', { cause: error });
+  } catch {
+    // Node's TypeError quotes the whole URL (`input`), query token included: it is not kept as `cause`.
+    throw new MCPServerUrlError('invalid');
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') {
     throw new MCPServerUrlError('not_http', { protocol: target.protocol });
