@@ -31,6 +31,7 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { SecretSet } from '../../protocol/redact.js';
+import { redactValue } from '../../protocol/redact-error.js';
 import { withRedactedSdkConsole } from './sdk-console.js';
 
 /** Options of {@link HttpAuth}. */
@@ -165,10 +166,14 @@ export class HttpAuth {
           ...(this.#options.skipIssuerMetadataValidation === true && { skipIssuerMetadataValidation: true }),
         }),
       );
-    } finally {
-      // New tokens, a registered client's secret, a fresh PKCE verifier: secrets before any error is built.
+    } catch (error) {
+      // A token endpoint's error may quote the request (code, verifier, Basic credentials): thrown redacted,
+      // also to `finishAuth()`'s caller, who gets the SDK's error without an MCPCallError around it.
       await this.#learnSecrets();
+      throw redactValue(error, this.#secrets.redact);
     }
+    // New tokens, a registered client's secret: secrets before any error quoting them is built.
+    await this.#learnSecrets();
     if (result !== 'AUTHORIZED') {
       throw new UnauthorizedError(
         extra.authorizationCode === undefined
