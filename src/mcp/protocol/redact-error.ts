@@ -15,8 +15,15 @@ const MAX_DEPTH = 32;
 /** Stands in for a value nested deeper than {@link MAX_DEPTH}. */
 const TOO_DEEP = '[nested too deep]';
 
-/** Originals already copied (shared values, cycles), per walk. */
-type Seen = Map<object, unknown>;
+/**
+ * One walk: `dirty` remembers which objects hold a secret somewhere inside (computed once each), `copies`
+ * the copy made of each, registered before its fields are filled so that a cycle points at the copy.
+ */
+interface Walk {
+  redact: Redactor;
+  dirty: Map<object, boolean>;
+  copies: Map<object, unknown>;
+}
 
 /**
  * `value` with every string inside redacted: strings, arrays, plain objects, errors (see
@@ -24,106 +31,98 @@ type Seen = Map<object, unknown>;
  * itself when nothing in it changed, so an error without secrets keeps its exact cause.
  */
 export function redactValue(value: unknown, redact: Redactor): unknown {
-  return walk(value, redact, new Map(), 0);
+  return copy(value, { redact, dirty: new Map(), copies: new Map() }, 0);
 }
 
-function walk(value: unknown, redact: Redactor, seen: Seen, depth: number): unknown {
-  if (typeof value === 'string') return redact(value);
-  if (typeof value !== 'object' || value === null) return value;
-  if (seen.has(value)) return seen.get(value);
-  if (depth > MAX_DEPTH) return TOO_DEEP;
-  // A cycle back to a value being copied keeps the original until its copy exists: its strings are
-  // redacted by that copy.
-  seen.set(value, value);
-  let result: unknown;
-  if (value instanceof Error) result = copyError(value, redact, seen, depth);
-  else if (Array.isArray(value)) result = copyArray(value, redact, seen, depth);
-  else if (value instanceof URL) {
-    const text = redact(value.href);
-    result = text === value.href ? value : text;
-  } else result = copyObject(value, redact, seen, depth);
-  seen.set(value, result);
-  return result;
-}
-
-function copyArray(array: readonly unknown[], redact: Redactor, seen: Seen, depth: number): unknown {
-  let changed = false;
-  const out = array.map((item) => {
-    const next = walk(item, redact, seen, depth + 1);
-    if (next !== item) changed = true;
-    return next;
-  });
-  return changed ? out : array;
-}
-
-/** Own properties (enumerable or not, getters read once) with their values redacted. */
-function copyProperties(
-  source: object,
-  redact: Redactor,
-  seen: Seen,
-  depth: number,
-): { changed: boolean; descriptors: PropertyDescriptorMap } {
-  let changed = false;
-  const descriptors: PropertyDescriptorMap = {};
+/** Own properties as [key, value] (getters read once; one that throws reads as `undefined`). */
+function properties(source: object): [key: string | symbol, value: unknown, enumerable: boolean][] {
+  const out: [string | symbol, unknown, boolean][] = [];
   for (const key of Reflect.ownKeys(source)) {
     const descriptor = Object.getOwnPropertyDescriptor(source, key);
     if (descriptor === undefined) continue;
-    let original: unknown;
-    if ('value' in descriptor) original = descriptor.value;
-    else {
-      // A getter may compute a secret from hidden state: the copy holds its redacted value instead.
-      changed = true;
+    let value: unknown = descriptor.value;
+    if (!('value' in descriptor)) {
+      // A getter (V8's `stack` on some Node versions) may compute a secret from hidden state: a copy holds
+      // its redacted value instead.
       try {
-        original = descriptor.get?.call(source);
+        value = descriptor.get?.call(source);
       } catch {
-        original = undefined;
+        value = undefined;
       }
     }
-    const value = walk(original, redact, seen, depth + 1);
-    if (value !== original) changed = true;
-    descriptors[key] = {
-      value,
-      writable: descriptor.writable ?? true,
-      enumerable: descriptor.enumerable ?? false,
-      configurable: true,
-    };
+    out.push([key, value, descriptor.enumerable ?? false]);
   }
-  return { changed, descriptors };
+  return out;
 }
 
-function copyObject(source: object, redact: Redactor, seen: Seen, depth: number): unknown {
-  const prototype = Object.getPrototypeOf(source) as object | null;
+/** Whether an error's `message` is a prototype getter over internal state (`DOMException`). */
+function inheritedMessage(error: Error): boolean {
+  return !Object.hasOwn(error, 'message') && 'message' in error;
+}
+
+/** Whether redaction changes anything inside `value`. */
+function isDirty(value: unknown, walk: Walk, depth: number): boolean {
+  if (typeof value === 'string') return walk.redact(value) !== value;
+  if (typeof value !== 'object' || value === null) return false;
+  if (depth > MAX_DEPTH) return true;
+  const known = walk.dirty.get(value);
+  if (known !== undefined) return known;
+  // A cycle adds no string of its own: while `value` is being looked at, a way back to it counts as clean.
+  walk.dirty.set(value, false);
+  let dirty: boolean;
+  if (value instanceof URL) dirty = isDirty(value.href, walk, depth);
+  else if (Array.isArray(value)) dirty = value.some((item) => isDirty(item, walk, depth + 1));
+  else {
+    dirty = properties(value).some(([, property]) => isDirty(property, walk, depth + 1));
+    if (!dirty && value instanceof Error && inheritedMessage(value)) {
+      dirty = isDirty(String(value.message), walk, depth) || isDirty(value.stack, walk, depth);
+    }
+  }
+  walk.dirty.set(value, dirty);
+  return dirty;
+}
+
+function copy(value: unknown, walk: Walk, depth: number): unknown {
+  if (typeof value === 'string') return walk.redact(value);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > MAX_DEPTH) return TOO_DEEP;
+  if (walk.copies.has(value)) return walk.copies.get(value);
+  if (!isDirty(value, walk, depth)) return value;
+  if (value instanceof URL) return walk.redact(value.href);
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    walk.copies.set(value, out);
+    for (const item of value) out.push(copy(item, walk, depth + 1));
+    return out;
+  }
   // Maps, Headers, Buffers and the like keep their content in internal slots a copy cannot have: their
-  // own properties are all there is to redact; anything else is a record of fields.
-  const { changed, descriptors } = copyProperties(source, redact, seen, depth);
-  return changed ? Object.create(prototype, descriptors) : source;
+  // own properties are all there is to redact; anything else is a record of fields, copied with its
+  // prototype (so `instanceof` still holds). An error whose `message` is a prototype getter over internal
+  // state becomes a plain `Error` of the same name, code and message, since a copy could not read them.
+  const shell =
+    value instanceof Error && inheritedMessage(value)
+      ? errorShell(value, walk)
+      : Object.create(Object.getPrototypeOf(value) as object | null);
+  walk.copies.set(value, shell);
+  for (const [key, property, enumerable] of properties(value)) {
+    Object.defineProperty(shell, key, {
+      value: copy(property, walk, depth + 1),
+      writable: true,
+      enumerable,
+      configurable: true,
+    });
+  }
+  return shell;
 }
 
-/**
- * A redacted copy of a foreign error: same prototype (so `instanceof` still holds), every own field and
- * the `stack` redacted, the `cause` chain copied the same way. An error whose `message` or `name` is a
- * prototype getter over internal state (`DOMException`) becomes a plain `Error` with the same name, code
- * and message, since a copy of its prototype could not read them.
- */
-function copyError(error: Error, redact: Redactor, seen: Seen, depth: number): Error {
-  const { changed, descriptors } = copyProperties(error, redact, seen, depth);
-  const ownMessage = Object.hasOwn(error, 'message') || !('message' in error);
-  if (ownMessage) {
-    if (!changed) return error;
-    return Object.create(Object.getPrototypeOf(error) as object, descriptors) as Error;
+function errorShell(error: Error, walk: Walk): Error {
+  const shell = new Error(walk.redact(String(error.message)));
+  const fields: Record<string, unknown> = { name: error.name, code: (error as { code?: unknown }).code };
+  if (error.stack !== undefined) fields.stack = walk.redact(error.stack);
+  for (const [key, value] of Object.entries(fields)) {
+    if (value !== undefined) Object.defineProperty(shell, key, { value, writable: true, configurable: true });
   }
-  const message = redact(String(error.message));
-  const stack = error.stack === undefined ? undefined : redact(error.stack);
-  if (!changed && message === error.message && stack === error.stack) return error;
-  const copy = new Error(message);
-  Object.defineProperties(copy, descriptors);
-  Object.defineProperty(copy, 'name', { value: error.name, writable: true, configurable: true });
-  if (stack !== undefined) copy.stack = stack;
-  const code: unknown = (error as { code?: unknown }).code;
-  if (code !== undefined && !Object.hasOwn(copy, 'code')) {
-    Object.defineProperty(copy, 'code', { value: code, writable: true, configurable: true });
-  }
-  return copy;
+  return shell;
 }
 
 /**
@@ -140,12 +139,12 @@ export function redactError(error: Error, redact: Redactor | undefined): Error {
 /** {@link redactError} for an {@link MCPCallError}: the same error, or a redacted one built with `with()`. */
 export function redactCallError(error: MCPCallError, redact: Redactor | undefined): MCPCallError {
   if (redact === undefined) return error;
-  const seen: Seen = new Map([[error, error]]);
+  const walk: Walk = { redact, dirty: new Map(), copies: new Map([[error, error]]) };
   const reason = redact(error.reason);
   const body = error.body === undefined ? undefined : redact(error.body);
-  const data = walk(error.data, redact, seen, 1);
-  const stderrTail = walk(error.stderrTail, redact, seen, 1) as readonly string[] | undefined;
-  const cause = walk(error.cause, redact, seen, 1);
+  const data = copy(error.data, walk, 1);
+  const stderrTail = copy(error.stderrTail, walk, 1) as readonly string[] | undefined;
+  const cause = copy(error.cause, walk, 1);
   if (
     reason === error.reason &&
     body === error.body &&
