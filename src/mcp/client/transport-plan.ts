@@ -10,7 +10,7 @@ import {
   type MCPStdioServer,
   parseServerUrl,
 } from '../config/server-spec.js';
-import { httpRedactor, noRedaction, type Redactor } from '../protocol/redact.js';
+import { envSecrets, httpSecrets, type Redactor } from '../protocol/redact.js';
 import type { EraProbe } from '../session/negotiate.js';
 import type { TransportFactory } from '../session/session.js';
 import { HttpAuth } from '../transports/http/auth.js';
@@ -81,14 +81,17 @@ export function stdioTransportPlan(server: MCPStdioServer, name: string | undefi
   return {
     defaultName: serverName,
     candidates: [{ create: () => new StdioTransport({ ...server, serverName }), probe: 'stdio' }],
-    redact: noRedaction,
+    // The values of its `env`, should the server echo them in a JSON-RPC error (its stderr and stdout lines
+    // are redacted by the transport).
+    redact: envSecrets(server.env).redact,
   };
 }
 
 /**
  * How to reach an HTTP server: Streamable HTTP, then (mode `auto`) the 2024-11-05 HTTP+SSE transport when
  * `initialize` is refused with 400/404/405 (MCP spec 2025-11-25, "Transports > Backwards Compatibility").
- * Builds the credential redactor and, with an `authProvider`, the OAuth state shared by both transports.
+ * Builds the credential redactor (which learns the OAuth tokens as they are obtained) and, with an
+ * `authProvider`, the OAuth state shared by both transports.
  * `connectTimeoutMs` (default {@link DEFAULT_CONNECT_TIMEOUT_MS}) bounds the HTTP+SSE transport's GET and
  * `endpoint` event, which come before `initialize`.
  * @throws MCPConfigError for a URL that is not http(s), carries credentials, or a header that fetch would reject.
@@ -100,11 +103,13 @@ export function httpTransportPlan(
   const target = parseServerUrl(url);
   checkHeaders(options.headers ?? {});
   const serverName = options.name ?? target.host;
+  const secrets = httpSecrets(target, options.headers);
   const auth =
     options.authProvider &&
     new HttpAuth({
       serverUrl: target,
       provider: options.authProvider,
+      secrets,
       ...(options.fetch && { fetch: options.fetch }),
       ...(options.skipIssuerMetadataValidation === true && { skipIssuerMetadataValidation: true }),
     });
@@ -131,7 +136,7 @@ export function httpTransportPlan(
     create: () => new LegacySSETransport({ ...shared, endpointTimeoutMs }),
   };
   const mode = options.transport ?? 'auto';
-  const redact = httpRedactor(target, options.headers);
+  const redact = secrets.redact;
   const plan = (candidates: TransportCandidate[]): TransportPlan => ({
     defaultName: serverName,
     candidates,

@@ -16,7 +16,10 @@ export interface MCPStdioServer {
   args?: string[];
   /**
    * Environment variables for the process, merged over a safe default environment (PATH, HOME, USER,
-   * SHELL, TERM, LOGNAME — the SDK's list); these win. Values never appear in errors or logs.
+   * SHELL, TERM, LOGNAME — the SDK's list); these win. Values of 8 characters or more are redacted
+   * (`[redacted]`) wherever the server's output reaches an error, event or stderr callback: stderr lines
+   * (`stderrTail`, messages), skipped stdout lines, JSON-RPC error messages and `data`. Shorter values
+   * (`DEBUG=1`, `PORT=3000`) are left as they are; `stderr: 'inherit'` copies the bytes unredacted.
    */
   env?: Record<string, string>;
   /** Pass the whole parent environment (then `env` on top). Default false. */
@@ -25,7 +28,8 @@ export interface MCPStdioServer {
   cwd?: string;
   /**
    * What to do with the server's stderr besides keeping its last lines for errors: `'capture'` (default,
-   * keep only), `'inherit'` (also copy to the host's stderr), or a function receiving each line.
+   * keep only), `'inherit'` (also copy to the host's stderr, byte for byte), or a function receiving each
+   * line (with `env` values redacted).
    */
   stderr?: 'capture' | 'inherit' | ((line: string) => void);
 }
@@ -35,7 +39,12 @@ export interface MCPStdioServer {
  * and "Authorization").
  */
 export interface MCPHttpServer {
-  /** Static headers on every request (e.g. `Authorization: Bearer …`). Values never appear in errors. */
+  /**
+   * Static headers on every request (e.g. `Authorization: Bearer …`). Values never appear in errors, their
+   * causes or events (redacted as `[redacted]`), and are not sent to another origin: a redirect to another
+   * scheme, host or port is followed with the protocol's own headers only (no caller header, no
+   * `Authorization`, no `Mcp-Session-Id`).
+   */
   headers?: Record<string, string>;
   /**
    * OAuth provider (the MCP SDK's `OAuthClientProvider` interface) for servers that require OAuth. When the
@@ -75,8 +84,9 @@ export function parseServerUrl(url: string | URL): URL {
   let target: URL;
   try {
     target = new URL(url);
-  } catch (error) {
-    throw new MCPServerUrlError('invalid', { cause: error });
+  } catch {
+    // Node's TypeError quotes the whole URL (`input`), query token included: it is not kept as `cause`.
+    throw new MCPServerUrlError('invalid');
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') {
     throw new MCPServerUrlError('not_http', { protocol: target.protocol });

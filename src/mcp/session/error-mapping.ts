@@ -6,6 +6,7 @@
 import { ProtocolError, SdkError, SdkErrorCode, UnauthorizedError } from '@modelcontextprotocol/client';
 import { MCPCallError, type MCPCallErrorDetails, type MCPCallErrorKind } from '../protocol/errors.js';
 import type { Redactor } from '../protocol/redact.js';
+import { redactCallError } from '../protocol/redact-error.js';
 import type { TransportCloseInfo } from '../transports/transport.js';
 
 /** Where a failure happened, for the message and the error's fields. */
@@ -19,20 +20,22 @@ export interface FailureContext {
   timeoutMs?: number | undefined;
   /** Why the transport closed, when it has. */
   closeInfo?: TransportCloseInfo | undefined;
-  /** Removes the server's credentials from the message and body (HTTP servers; see redact.ts). */
+  /**
+   * Removes the server's credentials (see redact.ts) from the error: its message, body, `data`, stderr tail
+   * and every error of its `cause` chain (redact-error.ts).
+   */
   redact?: Redactor | undefined;
 }
 
-/** The error of `kind` for `reason` where `context` says, its reason and body redacted. */
+/** The error of `kind` for `reason` where `context` says, redacted whole (fields, data, cause chain). */
 function make(kind: MCPCallErrorKind, reason: string, context: FailureContext, details: MCPCallErrorDetails) {
-  const redact = context.redact ?? ((text: string) => text);
-  return new MCPCallError(kind, redact(reason), {
+  const error = new MCPCallError(kind, reason, {
     ...details,
-    body: details.body === undefined ? undefined : redact(details.body),
     server: context.server,
     method: context.method,
     toolName: context.toolName,
   });
+  return redactCallError(error, context.redact);
 }
 
 function abortReasonText(reason: unknown): string {

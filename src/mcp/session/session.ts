@@ -8,7 +8,7 @@
  */
 import { Client, SdkError, SdkErrorCode, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { MCPCallError } from '../protocol/errors.js';
-import { type Redactor, redactError } from '../protocol/redact.js';
+import { type Redactor, redactError } from '../protocol/redact-error.js';
 import type {
   CallToolResult,
   CreateMessageParams,

@@ -1,7 +1,7 @@
 /** MCPCallError's message is built from its fields, once; a derived error rebuilds it. */
 import { describe, expect, it } from 'vitest';
 import { callErrorMessage, MCPCallError } from '../../../src/mcp/protocol/errors.js';
-import { redactError } from '../../../src/mcp/protocol/redact.js';
+import { redactError } from '../../../src/mcp/protocol/redact-error.js';
 
 describe('MCPCallError', () => {
   it('builds its message from the server, method, tool and reason', () => {
@@ -42,7 +42,7 @@ describe('MCPCallError', () => {
     expect(transport.with({ reason: 'gone' }).message).toBe('MCP server "api": request failed: gone');
   });
 
-  it('stays an MCPCallError when redacted, its reason and body redacted and its cause dropped', () => {
+  it('stays an MCPCallError when redacted, its reason, body and cause redacted', () => {
     const error = new MCPCallError('http', 'the server answered HTTP 401: bad token SECRET', {
       server: 'api',
       method: 'initialize',
@@ -57,7 +57,9 @@ describe('MCPCallError', () => {
       body: 'bad token [redacted]',
       message: 'MCP server "api": initialize failed: the server answered HTTP 401: bad token [redacted]',
     });
-    expect(redacted.cause).toBeUndefined();
+    expect(redacted.cause).toBeInstanceOf(Error);
+    expect((redacted.cause as Error).message).toBe('[redacted]');
+    expect((redacted.cause as Error).stack).not.toContain('SECRET');
     expect(redactError(error, (text) => text)).toBe(error);
   });
 });

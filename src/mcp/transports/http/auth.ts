@@ -15,8 +15,11 @@
  *    for tokens, which the provider saves.
  * 4. `connect()` again: every request now carries `Authorization: Bearer <access token>`.
  *
- * Secrets (tokens, client secrets, header values) never enter an error message, event or log: errors
- * carry the status and the server's body excerpt only, and the SDK's errors are passed on as `cause`.
+ * Secrets (tokens, client secrets, header values) never enter an error message, event or log: every token,
+ * refresh token, client secret, Basic credential, PKCE verifier and authorization code is added to the
+ * client's {@link SecretSet} as soon as it is known, so the errors built from what an authorization server
+ * or MCP server echoed are redacted (redact-error.ts), and the SDK's console warnings during `auth()` are
+ * redacted too (sdk-console.ts).
  */
 import {
   auth,
@@ -27,6 +30,9 @@ import {
   type OAuthClientProvider,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
+import { SecretSet } from '../../protocol/redact.js';
+import { redactValue } from '../../protocol/redact-error.js';
+import { withRedactedSdkConsole } from './sdk-console.js';
 
 /** Options of {@link HttpAuth}. */
 export interface HttpAuthOptions {
@@ -48,6 +54,8 @@ export interface HttpAuthOptions {
    * "Authorization > Scope Challenge Handling") before the 403 is returned as an error. Default 1.
    */
   maxStepUpRetries?: number;
+  /** Where the OAuth secrets are added as they become known (the client's redactor). Default: a set of its own. */
+  secrets?: SecretSet;
 }
 
 /** The callback a browser was redirected to, or just its query, or the bare authorization code. */
@@ -57,6 +65,7 @@ export type AuthorizationCallback = string | URL | URLSearchParams;
 export class HttpAuth {
   readonly provider: OAuthClientProvider;
   readonly #options: HttpAuthOptions;
+  readonly #secrets: SecretSet;
   #resourceMetadataUrl: URL | undefined;
   #scope: string | undefined;
   /** The scopes of the last step-up, to stop a server that keeps answering 403 for scopes we hold. */
@@ -65,6 +74,7 @@ export class HttpAuth {
   constructor(options: HttpAuthOptions) {
     this.provider = options.provider;
     this.#options = options;
+    this.#secrets = options.secrets ?? new SecretSet();
   }
 
   /** Re-authorizations allowed per request on `403 insufficient_scope`. */
@@ -74,7 +84,11 @@ export class HttpAuth {
 
   /** The current access token, for `Authorization: Bearer`; `undefined` before authorization. */
   async accessToken(): Promise<string | undefined> {
-    return (await this.provider.tokens())?.access_token;
+    const tokens = await this.provider.tokens();
+    // A provider may have been handed tokens by the host: they are secrets from the first request on.
+    this.#secrets.add(tokens?.access_token);
+    this.#secrets.add(tokens?.refresh_token);
+    return tokens?.access_token;
   }
 
   /**
@@ -127,6 +141,7 @@ export class HttpAuth {
    */
   async finishAuth(callback: AuthorizationCallback): Promise<void> {
     const { code, iss } = readCallback(callback);
+    this.#secrets.add(code);
     await this.#authorize({ authorizationCode: code, ...(iss !== undefined && { iss }) });
   }
 
@@ -138,14 +153,27 @@ export class HttpAuth {
   }
 
   async #authorize(extra: { authorizationCode?: string; iss?: string; forceReauthorization?: boolean }) {
-    const result = await auth(this.provider, {
-      serverUrl: this.#options.serverUrl,
-      ...extra,
-      ...(this.#resourceMetadataUrl !== undefined && { resourceMetadataUrl: this.#resourceMetadataUrl }),
-      ...(this.#scope !== undefined && { scope: this.#scope }),
-      ...(this.#options.fetch !== undefined && { fetchFn: this.#options.fetch }),
-      ...(this.#options.skipIssuerMetadataValidation === true && { skipIssuerMetadataValidation: true }),
-    });
+    await this.#learnSecrets();
+    let result: Awaited<ReturnType<typeof auth>>;
+    try {
+      result = await withRedactedSdkConsole(this.#secrets.redact, () =>
+        auth(this.provider, {
+          serverUrl: this.#options.serverUrl,
+          ...extra,
+          ...(this.#resourceMetadataUrl !== undefined && { resourceMetadataUrl: this.#resourceMetadataUrl }),
+          ...(this.#scope !== undefined && { scope: this.#scope }),
+          ...(this.#options.fetch !== undefined && { fetchFn: this.#options.fetch }),
+          ...(this.#options.skipIssuerMetadataValidation === true && { skipIssuerMetadataValidation: true }),
+        }),
+      );
+    } catch (error) {
+      // A token endpoint's error may quote the request (code, verifier, Basic credentials): thrown redacted,
+      // also to `finishAuth()`'s caller, who gets the SDK's error without an MCPCallError around it.
+      await this.#learnSecrets();
+      throw redactValue(error, this.#secrets.redact);
+    }
+    // New tokens, a registered client's secret: secrets before any error quoting them is built.
+    await this.#learnSecrets();
     if (result !== 'AUTHORIZED') {
       throw new UnauthorizedError(
         extra.authorizationCode === undefined
@@ -153,6 +181,30 @@ export class HttpAuth {
           : 'the authorization code did not yield tokens',
       );
     }
+  }
+
+  /** Adds what the provider holds now to the secrets: tokens, client secret and its Basic form, verifier. */
+  async #learnSecrets(): Promise<void> {
+    const secrets = this.#secrets;
+    const read = async <T>(get: () => T | Promise<T>): Promise<T | undefined> => {
+      try {
+        return await get();
+      } catch {
+        return undefined; // `codeVerifier()` throws before an authorization started: nothing to learn.
+      }
+    };
+    const tokens = await read(() => this.provider.tokens());
+    secrets.add(tokens?.access_token);
+    secrets.add(tokens?.refresh_token);
+    secrets.add(tokens?.id_token);
+    const client = await read(() => this.provider.clientInformation());
+    const clientSecret = client?.client_secret;
+    if (clientSecret !== undefined) {
+      secrets.add(clientSecret);
+      // client_secret_basic (RFC 6749 §2.3.1), as the SDK encodes it.
+      secrets.add(btoa(`${client?.client_id}:${clientSecret}`));
+    }
+    secrets.add(await read(() => this.provider.codeVerifier()));
   }
 }
 

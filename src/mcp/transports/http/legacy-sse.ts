@@ -19,6 +19,7 @@ import type { AgentwireTransport, TransportCloseInfo } from '../transport.js';
 import { WireOrder } from '../wire-order.js';
 import { type HttpAuth, httpAuthFor } from './auth.js';
 import { type HttpErrorContext, httpStatusError, httpTransportError, readBodyExcerpt } from './errors.js';
+import { fetchFollowingRedirects } from './redirects.js';
 import { readSse } from './sse-reader.js';
 
 /** Options of {@link LegacySSETransport}. */
@@ -266,7 +267,8 @@ export class LegacySSETransport implements AgentwireTransport {
 
   private async fetch(url: URL, init: RequestInit, context: HttpErrorContext): Promise<Response> {
     try {
-      return await this.fetchFn(url, init);
+      // redirects.ts: a redirect to another origin does not carry our headers and credentials there.
+      return await fetchFollowingRedirects(this.fetchFn, url, init);
     } catch (error) {
       const reason: unknown = this.lifetime.signal.reason;
       if (this.lifetime.signal.aborted && reason instanceof MCPCallError) throw reason;

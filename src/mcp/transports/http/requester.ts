@@ -5,6 +5,7 @@
  * life, so that its redirects follow the Fetch standard's rules and a session has one outcome.
  */
 import type { FetchLike } from '@modelcontextprotocol/client';
+import { fetchFollowingRedirects } from './redirects.js';
 import { isFetchBadPort, type JsonAnswer, REDIRECTED, sendWithUndici, undiciAvailable } from './undici.js';
 
 /** Sends one transport's requests to its endpoint. */
@@ -60,6 +61,8 @@ export class Requester {
       // redirecting endpoint sees this request twice (undici's, then fetch's); it answered with a redirect.
       this.#fetchOnly = true;
     }
-    return this.#fetch(this.#href, { method, headers, ...(body !== undefined && { body }), signal });
+    // Redirects are followed by redirects.ts: none of the caller's headers reaches another origin.
+    const init = { method, headers, ...(body !== undefined && { body }), signal };
+    return fetchFollowingRedirects(this.#fetch, this.#href, init);
   }
 }

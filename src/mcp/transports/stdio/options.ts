@@ -23,7 +23,10 @@ export interface StdioTransportOptions {
   args?: readonly string[] | undefined;
   /**
    * Extra environment variables, merged over the SDK's safe default environment (`HOME`, `LOGNAME`, `PATH`,
-   * `SHELL`, `TERM`, `USER`, from `getDefaultEnvironment()`); these win. Values never appear in errors.
+   * `SHELL`, `TERM`, `USER`, from `getDefaultEnvironment()`); these win. Values of 8 characters or more
+   * (`MIN_ENV_SECRET_LENGTH`) are redacted (`[redacted]`) wherever the server's output reaches agentwire's
+   * reports: stderr lines (`stderrTail`, a `stderr` callback, error messages), skipped stdout lines, and
+   * JSON-RPC errors (message and `data`). `stderr: 'inherit'` copies the bytes unredacted.
    */
   env?: Readonly<Record<string, string>> | undefined;
   /** Pass the host's whole environment (then `env` over it) instead of the safe default. Default `false`. */

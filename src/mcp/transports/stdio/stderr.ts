@@ -2,13 +2,14 @@
  * A stdio server's stderr: always drained (an unread pipe fills at 64 KiB and blocks the server), kept as a
  * bounded tail of its last lines for error messages, and optionally forwarded.
  */
+import { noRedaction, type Redactor } from '../../protocol/redact.js';
 import { decodeLine, LineReader } from './line-reader.js';
 
 /**
  * Where a stdio server's stderr goes besides the captured tail:
  * - `'capture'`: nowhere (default);
- * - `'inherit'`: also to the host's stderr, byte for byte;
- * - a function: called with each line (UTF-8, without its line ending).
+ * - `'inherit'`: also to the host's stderr, byte for byte (as the server wrote it: `env` values unredacted);
+ * - a function: called with each line (UTF-8, without its line ending, `env` values redacted).
  */
 export type StderrMode = 'capture' | 'inherit' | ((line: string) => void);
 
@@ -24,16 +25,19 @@ export class StderrCapture {
    * @param tailLines - lines kept, oldest dropped first (0 keeps none).
    * @param mode - see {@link StderrMode}.
    * @param onCallbackError - receives what a `mode` callback threw (it must not break the pipe).
+   * @param redact - applied to each line before it is kept or handed to a `mode` callback (the server's
+   *   `env` values, which a crash dump or a debug line may print).
    */
   constructor(
     private readonly tailLines: number,
     private readonly mode: StderrMode,
     private readonly onCallbackError: (error: unknown) => void,
+    redact: Redactor = noRedaction,
   ) {
     this.reader = new LineReader({
       maxLineBytes: STDERR_MAX_LINE_BYTES,
       overflow: 'truncate',
-      onLine: (line) => this.addLine(decodeLine(line)),
+      onLine: (line) => this.addLine(redact(decodeLine(line))),
     });
   }
 

@@ -14,6 +14,8 @@ import type { Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { MCPCallError, type MCPCallErrorKind } from '../../protocol/errors.js';
 import { isJsonRpcMessage } from '../../protocol/jsonrpc.js';
+import { envSecrets, type Redactor } from '../../protocol/redact.js';
+import { redactError } from '../../protocol/redact-error.js';
 import { LARGE_LINE_BYTES, LargeLineParser } from '../json/large-line.js';
 import type { AgentwireTransport, TransportCloseInfo } from '../transport.js';
 import { WireOrder } from '../wire-order.js';
@@ -61,6 +63,8 @@ export class StdioTransport implements AgentwireTransport {
   private readonly onNonJsonLine: StdioTransportOptions['onNonJsonLine'];
   private readonly stdoutReader: LineReader;
   private readonly stderrCapture: StderrCapture;
+  /** Removes the values of the server's `env` from its stderr and stdout lines and from reported errors. */
+  private readonly redact: Redactor;
   private readonly nonJsonLimiter = new ReportLimiter();
   private readonly wireOrder = new WireOrder(this, (error) =>
     this.report(
@@ -84,6 +88,7 @@ export class StdioTransport implements AgentwireTransport {
   constructor(options: StdioTransportOptions) {
     this.serverName = options.serverName ?? options.command;
     this.onNonJsonLine = options.onNonJsonLine;
+    this.redact = envSecrets(options.env).redact;
     const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.stdoutReader = new LineReader({
       maxLineBytes: maxMessageBytes,
@@ -98,6 +103,7 @@ export class StdioTransport implements AgentwireTransport {
         this.report(
           this.error('transport', `the stderr callback of server "${this.serverName}" threw`, error),
         ),
+      this.redact,
     );
     this.child = new ServerProcess(
       { ...options, serverName: this.serverName },
@@ -300,9 +306,10 @@ export class StdioTransport implements AgentwireTransport {
     }
   }
 
-  private skipLine(line: string, reason: NonJsonLineInfo['reason']): void {
+  private skipLine(raw: string, reason: NonJsonLineInfo['reason']): void {
     const decision = this.nonJsonLimiter.offer();
     if (!decision.report) return;
+    const line = this.redact(raw);
     if (this.onNonJsonLine !== undefined) {
       try {
         this.onNonJsonLine(line, { reason, suppressed: decision.suppressed });
@@ -380,7 +387,7 @@ export class StdioTransport implements AgentwireTransport {
   /** `onerror` is optional and must never break the transport, whatever it does. */
   private report(error: Error): void {
     try {
-      this.onerror?.(error);
+      this.onerror?.(redactError(error, this.redact));
     } catch {
       // A throwing error handler has nowhere left to report to.
     }
