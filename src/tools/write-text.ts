@@ -74,11 +74,16 @@ async function openForWriting(who: Opener, file: string, dir: ConfinedDir): Prom
   for (let attempt = 1; ; attempt++) {
     try {
       const handle = await openFile(who, file, existing, dir);
-      if (!(await handle.stat()).isFile()) {
-        await handle.close();
-        throw notRegular(who.toolName, shownPath(who.shown));
-      }
-      return handle;
+      const regular = await handle.stat().then(
+        (info) => info.isFile(),
+        async (error: unknown) => {
+          await handle.close();
+          throw error;
+        },
+      );
+      if (regular) return handle;
+      await handle.close();
+      throw notRegular(who.toolName, shownPath(who.shown));
     } catch (error) {
       if (causeIs(error, 'ENXIO') || causeIs(error, 'EISDIR'))
         throw notRegular(who.toolName, shownPath(who.shown));
