@@ -159,6 +159,7 @@ function refuse(who: Opener): (error: unknown) => never {
   };
 }
 
+/** Whether `error` is a Node system error with this `code` (`ENOENT`, `EEXIST`, …). */
 export function isCode(error: unknown, code: string): boolean {
   return error instanceof Error && 'code' in error && error.code === code;
 }
