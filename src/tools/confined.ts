@@ -16,7 +16,7 @@
  * the check, or swaps a parent directory just before a file is created, can still win there.
  */
 import { constants, existsSync } from 'node:fs';
-import { type FileHandle, mkdir, open, readlink, realpath, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, open, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fsError } from './define.js';
 import { BuiltinToolError, shownPath } from './errors.js';
@@ -33,6 +33,8 @@ const DIRECTORY = constants.O_DIRECTORY ?? 0;
 export interface Opener {
   toolName: string;
   shown: string;
+  /** Use `/proc/self/fd` (default {@link PROC_FD}); false takes the path of other systems, for its tests. */
+  procFd?: boolean;
 }
 
 /** A directory inside the workspace, checked once; children are named relative to it. Close it when done. */
@@ -52,7 +54,7 @@ export interface ConfinedDir {
  *   `not_found` / `io` (ENOTDIR for a file) when it cannot be opened.
  */
 export async function openDir(who: Opener, real: string, parent?: ConfinedDir): Promise<ConfinedDir> {
-  if (!PROC_FD) {
+  if (!(who.procFd ?? PROC_FD)) {
     if ((await realpath(real).catch(refuse(who))) !== real) throw outside(who.toolName, who.shown);
     const info = await stat(real).catch(refuse(who));
     if (!info.isDirectory()) {
@@ -65,7 +67,14 @@ export async function openDir(who: Opener, real: string, parent?: ConfinedDir): 
     return { path: real, child: (name) => path.join(real, name), self: () => real, close: async () => {} };
   }
   const where = parent ? parent.child(path.basename(real)) : real;
-  const handle = await open(where, constants.O_RDONLY | DIRECTORY | NOFOLLOW).catch(refuse(who));
+  const handle = await open(where, constants.O_RDONLY | DIRECTORY | NOFOLLOW).catch(
+    async (error: unknown) => {
+      // With O_DIRECTORY, Linux reports a symlink as ENOTDIR, as it does a file: tell them apart.
+      const link = isCode(error, 'ENOTDIR') && (await lstat(where).catch(() => undefined))?.isSymbolicLink();
+      if (link) throw outside(who.toolName, who.shown);
+      return refuse(who)(error);
+    },
+  );
   try {
     await checkDescriptor(who, handle, real);
   } catch (error) {
@@ -88,7 +97,7 @@ export async function openFile(
   flags: number,
   dir?: ConfinedDir,
 ): Promise<FileHandle> {
-  const where = dir && PROC_FD ? dir.child(path.basename(real)) : real;
+  const where = dir && (who.procFd ?? PROC_FD) ? dir.child(path.basename(real)) : real;
   const handle = await open(where, flags | NOFOLLOW, 0o666).catch(refuse(who));
   try {
     await checkDescriptor(who, handle, real);
@@ -104,7 +113,7 @@ export async function openFile(
  * elsewhere an open of its path, checked to be the same file.
  */
 export async function reopenForWriting(who: Opener, handle: FileHandle, real: string): Promise<FileHandle> {
-  if (PROC_FD) {
+  if (who.procFd ?? PROC_FD) {
     return open(`/proc/self/fd/${handle.fd}`, constants.O_WRONLY).catch(refuse(who));
   }
   const writer = await openFile(who, real, constants.O_WRONLY);
@@ -139,7 +148,7 @@ export async function ensureDir(who: Opener, real: string, root: string): Promis
 
 /** Refuses `handle` unless it is the file at `real` (see the module's note for how, per platform). */
 async function checkDescriptor(who: Opener, handle: FileHandle, real: string): Promise<void> {
-  if (PROC_FD) {
+  if (who.procFd ?? PROC_FD) {
     const named = await readlink(`/proc/self/fd/${handle.fd}`).catch(refuse(who));
     if (named !== real) throw outside(who.toolName, who.shown);
     return;
