@@ -9,6 +9,7 @@ import { editFileTool, readFileTool, writeFileTool } from './files.js';
 import { listFilesTool } from './list-files.js';
 import { searchTool } from './search.js';
 import { Workspace } from './workspace.js';
+import { DEFAULT_MAX_WRITE_BYTES } from './write-text.js';
 
 /** Options of {@link defaultTools}. */
 export interface DefaultToolsOptions extends BuiltinToolOptions {
@@ -27,13 +28,18 @@ export interface DefaultToolsOptions extends BuiltinToolOptions {
 }
 
 /**
- * The six built-in tools, confined to `options.root`: paths outside it, including through symlinks, are
- * refused with a `BuiltinToolError` of kind `outside_workspace` (which the agent reports to the model).
+ * The six built-in tools, confined to `options.root`: paths outside it, including through symlinks (also
+ * ones another process swaps in while a call runs), are refused with a `BuiltinToolError` of kind
+ * `outside_workspace` (which the agent reports to the model). `bash` is confined only by its working
+ * directory. On Linux the file tools open files relative to checked directory descriptors
+ * (`/proc/self/fd`); elsewhere they re-check each opened file's real path and inode, which a process that
+ * swaps a path back and forth between the open and that check can still defeat.
  */
 export function defaultTools(options: DefaultToolsOptions): Tool[] {
   const shared = {
     workspace: new Workspace(options.root),
     maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    maxWriteBytes: options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES,
   };
   const tools = [
     readFileTool(shared),

@@ -4,6 +4,10 @@
 import type { JsonSchema } from '../core/json.js';
 import type { Tool, ToolContext } from '../core/tool.js';
 import { BuiltinToolError } from './errors.js';
+
+// Here too, where the other tool helpers are; it lives beside the error class so `workspace.ts` can use it.
+export { fsError } from './errors.js';
+
 import type { Workspace } from './workspace.js';
 
 /** Default cap on what a tool returns to the model, in bytes (UTF-8). */
@@ -15,6 +19,11 @@ export interface BuiltinToolOptions {
   root: string;
   /** Cap on each result, in bytes; longer output is cut and says so. Default 50,000. */
   maxOutputBytes?: number;
+  /**
+   * Cap on what `write_file` writes and on the size of an `edit_file` result, in bytes (UTF-8); more is
+   * refused (`invalid_input`, reason `too_large`) and nothing is written. Default 10,000,000.
+   */
+  maxWriteBytes?: number;
 }
 
 /** What a built-in tool's body receives. */
@@ -83,14 +92,4 @@ export function intArg(toolName: string, input: Record<string, unknown>, name: s
     throw new BuiltinToolError('invalid_input', toolName, `"${name}" must be a non-negative integer`);
   }
   return value as number;
-}
-
-/** Maps Node's file-system errors to `not_found` / `io`, naming the tool and the path. */
-export function fsError(toolName: string, shownPath: string, error: unknown): BuiltinToolError {
-  if (error instanceof BuiltinToolError) return error;
-  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
-  if (code === 'ENOENT')
-    return new BuiltinToolError('not_found', toolName, `"${shownPath}" does not exist`, { cause: error });
-  const why = code || (error instanceof Error ? error.message : String(error));
-  return new BuiltinToolError('io', toolName, `cannot access "${shownPath}": ${why}`, { cause: error });
 }

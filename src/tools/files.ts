@@ -2,15 +2,17 @@
  * `read_file`, `write_file`, `edit_file`: whole-file reads and writes inside the workspace, and exact-text
  * edits (the edit must match once, so the model cannot change the wrong place).
  */
-import { mkdir, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
 import type { Tool } from '../core/tool.js';
+import { reopenForWriting } from './confined.js';
 import { builtinTool, capBytes, fsError, intArg, stringArg } from './define.js';
 import { BuiltinToolError } from './errors.js';
-import { notRegular, openRegularFile, readHead, readLineRange } from './read-text.js';
+import { openRegularFile, readHead, readLineRange } from './read-text.js';
 import type { Workspace } from './workspace.js';
+import { rewrite, tooLarge, writeConfined } from './write-text.js';
 
-type Shared = { workspace: Workspace; maxOutputBytes: number };
+/** What the file tools share: the workspace and the caps, in bytes. */
+type Shared = { workspace: Workspace; maxOutputBytes: number; maxWriteBytes: number };
 
 /** Largest file `edit_file` reads, in bytes: it holds the whole text (twice) in memory. */
 export const MAX_EDIT_FILE_BYTES = 10_000_000;
@@ -70,7 +72,12 @@ export function readFileTool(shared: Shared): Tool {
   );
 }
 
-/** `write_file { path, content }`: creates or replaces the file (and missing parent directories). */
+/**
+ * `write_file { path, content }`: creates or replaces the file (and missing parent directories), never
+ * through a symlink swapped in on the path after it was checked.
+ * @throws {BuiltinToolError} `invalid_input` with reason `too_large` for content over `maxWriteBytes`
+ *   (UTF-8), or for a directory, FIFO or device; `outside_workspace`, `io`.
+ */
 export function writeFileTool(shared: Shared): Tool {
   return builtinTool(
     {
@@ -86,22 +93,24 @@ export function writeFileTool(shared: Shared): Tool {
     async (input, { workspace }) => {
       const shown = stringArg('write_file', input, 'path');
       const content = stringArg('write_file', input, 'content');
+      const who = { toolName: 'write_file', shown };
       const file = await workspace.resolve('write_file', shown);
-      // Writing to a FIFO would wait for a reader forever; a directory or device is never what was meant.
-      const existing = await stat(file).catch(() => undefined);
-      if (existing !== undefined && !existing.isFile()) throw notRegular('write_file', shown);
-      try {
-        await mkdir(path.dirname(file), { recursive: true });
-        await writeFile(file, content, 'utf8');
-      } catch (error) {
-        throw fsError('write_file', shown, error);
-      }
-      return `wrote ${Buffer.byteLength(content)} bytes to ${await workspace.relative(file)}`;
+      // Counted before encoding: a string of hundreds of MiB is refused without a copy of it.
+      const bytes = Buffer.byteLength(content);
+      if (bytes > shared.maxWriteBytes) throw tooLarge(who, bytes, shared.maxWriteBytes);
+      await writeConfined(who, workspace, file, Buffer.from(content, 'utf8'));
+      return `wrote ${bytes} bytes to ${await workspace.relative(file)}`;
     },
   );
 }
 
-/** `edit_file { path, old_text, new_text, replace_all? }`: replaces exact text that must occur once. */
+/**
+ * `edit_file { path, old_text, new_text, replace_all? }`: replaces exact text that must occur once. The
+ * file is read and rewritten through descriptors on the one file that was checked.
+ * @throws {BuiltinToolError} `no_match`, `ambiguous_match`; `invalid_input` for a file over
+ *   {@link MAX_EDIT_FILE_BYTES} or (reason `too_large`) a result over `maxWriteBytes`; `outside_workspace`,
+ *   `not_found`, `io`.
+ */
 export function editFileTool(shared: Shared): Tool {
   return builtinTool(
     {
@@ -128,30 +137,66 @@ export function editFileTool(shared: Shared): Tool {
       if (oldText === '')
         throw new BuiltinToolError('invalid_input', 'edit_file', '"old_text" must not be empty');
       const file = await workspace.resolve('edit_file', shown);
-      const text = await readWhole(file, shown, context.signal);
-      const count = text.split(oldText).length - 1;
-      if (count === 0)
-        throw new BuiltinToolError('no_match', 'edit_file', `"old_text" does not occur in ${shown}`);
-      if (count > 1 && input.replace_all !== true) {
-        throw new BuiltinToolError(
-          'ambiguous_match',
-          'edit_file',
-          `"old_text" occurs ${count} times in ${shown}; add context to make it unique, or set replace_all`,
+      const { handle, text } = await readWhole(file, shown, context.signal);
+      try {
+        const count = await replaceIn(
+          handle,
+          text,
+          { file, shown, oldText, newText },
+          input.replace_all === true,
+          shared,
         );
+        return `replaced ${count} occurrence${count === 1 ? '' : 's'} in ${await workspace.relative(file)}`;
+      } finally {
+        await handle.close();
       }
-      await writeFile(file, text.split(oldText).join(newText), 'utf8').catch((e: unknown) =>
-        Promise.reject(fsError('edit_file', shown, e)),
-      );
-      return `replaced ${count} occurrence${count === 1 ? '' : 's'} in ${await workspace.relative(file)}`;
     },
   );
 }
 
+/** Edits the text read from `handle`'s file and writes the result to that same file; returns the count. */
+async function replaceIn(
+  handle: FileHandle,
+  text: string,
+  edit: { file: string; shown: string; oldText: string; newText: string },
+  replaceAll: boolean,
+  shared: Shared,
+): Promise<number> {
+  const { file, shown, oldText, newText } = edit;
+  const count = text.split(oldText).length - 1;
+  if (count === 0)
+    throw new BuiltinToolError('no_match', 'edit_file', `"old_text" does not occur in ${shown}`);
+  if (count > 1 && !replaceAll) {
+    throw new BuiltinToolError(
+      'ambiguous_match',
+      'edit_file',
+      `"old_text" occurs ${count} times in ${shown}; add context to make it unique, or set replace_all`,
+    );
+  }
+  const who = { toolName: 'edit_file', shown };
+  const result = Buffer.from(text.split(oldText).join(newText), 'utf8');
+  if (result.length > shared.maxWriteBytes) throw tooLarge(who, result.length, shared.maxWriteBytes);
+  const writer = await reopenForWriting(who, handle, file);
+  try {
+    await rewrite(writer, result);
+  } catch (error) {
+    throw fsError('edit_file', shown, error);
+  } finally {
+    await writer.close();
+  }
+  return count;
+}
+
 /**
- * The whole text of a regular file for `edit_file`, which must see all of it to edit it.
+ * The whole text of a regular file for `edit_file`, which must see all of it to edit it, and the open file
+ * it came from (the caller closes it).
  * @throws {BuiltinToolError} `invalid_input` for a non-regular file or one over 10 MB (10 000 000 bytes).
  */
-async function readWhole(file: string, shown: string, signal: AbortSignal | undefined): Promise<string> {
+async function readWhole(
+  file: string,
+  shown: string,
+  signal: AbortSignal | undefined,
+): Promise<{ handle: FileHandle; text: string }> {
   const { handle, size } = await openRegularFile('edit_file', file, shown);
   try {
     if (size > MAX_EDIT_FILE_BYTES) {
@@ -170,10 +215,9 @@ async function readWhole(file: string, shown: string, signal: AbortSignal | unde
         `"${shown}" grew past ${MAX_EDIT_FILE_BYTES} bytes`,
       );
     }
-    return bytes.toString('utf8');
+    return { handle, text: bytes.toString('utf8') };
   } catch (error) {
-    throw fsError('edit_file', shown, error);
-  } finally {
     await handle.close();
+    throw fsError('edit_file', shown, error);
   }
 }

@@ -3,6 +3,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { Tool } from '../core/tool.js';
+import { openDir } from './confined.js';
 import { builtinTool, capOutput, fsError, intArg } from './define.js';
 import { BuiltinToolError } from './errors.js';
 import { walk } from './walk.js';
@@ -34,12 +35,17 @@ export function listFilesTool(shared: { workspace: Workspace; maxOutputBytes: nu
       const depth = Math.min(intArg('list_files', input, 'depth') ?? 2, 10);
       const lines: string[] = [];
       let more = 0;
-      for await (const entry of walk(dir, depth, context.signal)) {
-        if (lines.length >= MAX_LIST_ENTRIES) {
-          more += 1;
-          continue;
+      const opened = await openDir({ toolName: 'list_files', shown }, dir);
+      try {
+        for await (const entry of walk(opened, depth, context.signal)) {
+          if (lines.length >= MAX_LIST_ENTRIES) {
+            more += 1;
+            continue;
+          }
+          lines.push(`${await workspace.relative(entry.absolute)}${entry.isDirectory ? '/' : ''}`);
         }
-        lines.push(`${await workspace.relative(entry.absolute)}${entry.isDirectory ? '/' : ''}`);
+      } finally {
+        await opened.close();
       }
       if (more > 0) lines.push(`[${more} more entries not listed]`);
       return capOutput(lines.length === 0 ? '(empty)' : lines.join('\n'), maxOutputBytes);

@@ -4,7 +4,8 @@
  * only a regular file is read; then no more than the caller can show is kept in memory.
  */
 import { constants } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { openFile } from './confined.js';
 import { decodeHead, fsError } from './define.js';
 import { BuiltinToolError } from './errors.js';
 
@@ -18,15 +19,16 @@ export interface OpenFile {
 }
 
 /**
- * Opens `file` for reading.
+ * Opens `file` (a real path `Workspace.resolve` approved) for reading, through `openFile`: a symlink
+ * swapped in on its path since the check is refused, not followed.
  * @param shown - the path as the model gave it, for messages.
  * @throws {BuiltinToolError} `invalid_input` (`"<shown>" is not a regular file`) for a directory, FIFO,
- *   socket or device; `not_found` / `io` when it cannot be opened.
+ *   socket or device; `outside_workspace` for a swapped path; `not_found` / `io` when it cannot be opened.
  */
 export async function openRegularFile(toolName: string, file: string, shown: string): Promise<OpenFile> {
   // O_NONBLOCK makes opening a FIFO return at once; on a regular file it changes nothing. Windows has none.
   const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-  const handle = await open(file, flags).catch((e: unknown) => Promise.reject(fsError(toolName, shown, e)));
+  const handle = await openFile({ toolName, shown }, file, flags);
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw notRegular(toolName, shown);

@@ -24,6 +24,8 @@ export interface SearchJob {
   maxFileBytes: number;
   /** Longer lines are cut in results, in UTF-16 code units. */
   maxLineChars: number;
+  /** Check each opened file by its `/proc/self/fd` name (Linux) rather than by a second resolution. */
+  procFd: boolean;
 }
 
 /** Matching lines as `file:line: text`; `stopped` when `maxMatches` was reached before the end. */
@@ -34,22 +36,44 @@ export interface SearchOutcome {
 
 // Plain JavaScript, run with `eval: true`: a worker file would need its own path in `src/` (TypeScript,
 // which Node 20 cannot load) and in `dist/`. Binary means a NUL byte in the first 8 KiB, as git decides.
+// Each file is opened as \`confined.ts\` opens one (no symlink as its last part, O_NONBLOCK for FIFOs), and
+// skipped unless the descriptor is the file at that real path: a path swapped for a symlink since the
+// walk listed it is never read.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { readFileSync, statSync } = require('node:fs');
-const { source, flags, files, maxMatches, maxFileBytes, maxLineChars } = workerData;
+const fs = require('node:fs');
+const { source, flags, files, maxMatches, maxFileBytes, maxLineChars, procFd } = workerData;
+const c = fs.constants;
+const openFlags = c.O_RDONLY | (c.O_NOFOLLOW ?? 0) | (c.O_NONBLOCK ?? 0);
 const regex = new RegExp(source, flags);
 const matches = [];
 let stopped = false;
+function isTheFile(fd, real) {
+  if (procFd) return fs.readlinkSync('/proc/self/fd/' + fd) === real;
+  if (fs.realpathSync(real) !== real) return false;
+  const opened = fs.fstatSync(fd);
+  const there = fs.statSync(real);
+  return opened.dev === there.dev && opened.ino === there.ino;
+}
+function readChecked(real) {
+  const fd = fs.openSync(real, openFlags);
+  try {
+    if (!isTheFile(fd, real)) return undefined;
+    const info = fs.fstatSync(fd);
+    if (!info.isFile() || info.size > maxFileBytes) return undefined;
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 search: for (const file of files) {
   let buffer;
   try {
-    const info = statSync(file.absolute);
-    if (!info.isFile() || info.size > maxFileBytes) continue;
-    buffer = readFileSync(file.absolute);
+    buffer = readChecked(file.absolute);
   } catch {
     continue;
   }
+  if (buffer === undefined) continue;
   if (buffer.subarray(0, 8192).includes(0)) continue;
   const lines = buffer.toString('utf8').split('\\n');
   for (let i = 0; i < lines.length; i++) {

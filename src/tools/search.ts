@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Tool } from '../core/tool.js';
+import { type ConfinedDir, openDir, PROC_FD } from './confined.js';
 import { builtinTool, capOutput, fsError, stringArg } from './define.js';
 import { BuiltinToolError } from './errors.js';
 import { throwIfAborted } from './read-text.js';
@@ -69,9 +70,14 @@ export function searchTool(options: SearchToolOptions): Tool {
       const info = await stat(start).catch((e: unknown) => Promise.reject(fsError('search', shown, e)));
       const nameFilter = typeof input.name_contains === 'string' ? input.name_contains : '';
       const files: SearchFile[] = [];
-      for await (const file of info.isDirectory() ? filesUnder(start, context.signal) : single(start)) {
-        if (nameFilter && !path.basename(file).includes(nameFilter)) continue;
-        files.push({ absolute: file, relative: await workspace.relative(file) });
+      const dir = info.isDirectory() ? await openDir({ toolName: 'search', shown }, start) : undefined;
+      try {
+        for await (const file of dir ? filesUnder(dir, context.signal) : single(start)) {
+          if (nameFilter && !path.basename(file).includes(nameFilter)) continue;
+          files.push({ absolute: file, relative: await workspace.relative(file) });
+        }
+      } finally {
+        await dir?.close();
       }
       throwIfAborted('search', context.signal);
       const { matches, stopped } = await searchInWorker(
@@ -82,6 +88,7 @@ export function searchTool(options: SearchToolOptions): Tool {
           maxMatches: MAX_SEARCH_MATCHES,
           maxFileBytes: MAX_SEARCH_FILE_BYTES,
           maxLineChars: 300,
+          procFd: PROC_FD,
         },
         { timeoutMs, signal: context.signal },
       );
@@ -95,7 +102,7 @@ async function* single(file: string): AsyncIterable<string> {
   yield file;
 }
 
-async function* filesUnder(dir: string, signal: AbortSignal | undefined): AsyncIterable<string> {
+async function* filesUnder(dir: ConfinedDir, signal: AbortSignal | undefined): AsyncIterable<string> {
   for await (const entry of walk(dir, 20, signal))
     if (!entry.isDirectory && !entry.isSymlink) yield entry.absolute;
 }
