@@ -49,6 +49,7 @@ import type {
   TransportSendOptions,
 } from '@modelcontextprotocol/client';
 import type { MCPCallError } from '../../protocol/errors.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../limits.js';
 import type { AgentwireTransport, TransportCloseInfo } from '../transport.js';
 import { WireOrder } from '../wire-order.js';
 import { AnswerReader } from './answers.js';
@@ -113,6 +114,14 @@ export interface StreamableHTTPTransportOptions {
   reconnection?: HttpReconnectionOptions;
   /** Open the GET stream for server-initiated messages after initialization. Default `true`. */
   openGetStream?: boolean;
+  /**
+   * Largest message accepted from the server, in bytes: a JSON answer (counted after `Content-Encoding` is
+   * undone, so a compressed bomb is stopped at the bound) or one SSE event. Reaching it fails that one
+   * request at once with an `MCPCallError` of kind `protocol` naming the limit (the GET stream reports it
+   * through `onerror` and reconnects); the connection stays up. Error bodies are read up to 512 characters
+   * whatever this is. Default 256 MiB (`DEFAULT_MAX_MESSAGE_BYTES`, as stdio).
+   */
+  maxMessageBytes?: number;
 }
 
 /**
@@ -165,6 +174,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
       openGet: (lastEventId, signal) => this.openGet(lastEventId, signal),
       reconnection: this.reconnection,
       server: this.server,
+      maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     });
   }
 
@@ -320,7 +330,8 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     headers['content-type'] = 'application/json';
     headers.accept = 'application/json, text/event-stream';
     const body = JSON.stringify(message);
-    const response = await this.requester.send('POST', headers, body, signal, onBytes);
+    const limit = this.answers.oversized(context, 'the JSON answer');
+    const response = await this.requester.send('POST', headers, body, signal, onBytes, limit);
     if (response.ok) {
       if (initialize) this.session.started(response.headers);
       return response;
@@ -357,6 +368,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
       },
       reconnection: this.reconnection,
       server: this.server,
+      limit: this.answers.oversized({ server: this.server, method: 'GET stream' }, 'an SSE event'),
     });
     this.getStream.start();
   }

@@ -4,8 +4,7 @@
  */
 import type { StderrMode } from './stderr.js';
 
-/** Default largest message accepted from a server: 256 MiB (V8 cannot hold a string much past 512 MiB). */
-export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+export { DEFAULT_MAX_MESSAGE_BYTES } from '../limits.js';
 
 /** Why a stdout line was skipped (see {@link StdioTransportOptions.onNonJsonLine}). */
 export interface NonJsonLineInfo {
