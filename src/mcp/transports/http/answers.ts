@@ -57,6 +57,7 @@ export class AnswerReader {
   async read(response: Response | JsonAnswer, state: RequestState): Promise<void> {
     state.idle.touch();
     state.status = response.status;
+    state.answered = true;
     if (!(response instanceof Response))
       return 'value' in response.body
         ? this.#deliverParsedAnswer(response.body.value, state)

@@ -170,7 +170,8 @@ export interface JsonAnswer {
  * Sends one request to `url`.
  *
  * @param headers - Names lower-cased; they win over `fetch`'s defaults.
- * @param onBytes - Called per body chunk of a JSON answer read here (the idle timer).
+ * @param onBytes - Called when the headers arrive and per body chunk of a JSON answer read here (the idle
+ *   timer).
  * @param limit - The bound on a JSON answer read here (decoded bytes).
  * @returns For a POST, a `200 application/json` answer read whole; any other answer as a `Response` whose
  *   body is still to read; {@link REDIRECTED} for a 3xx with a `Location`.
@@ -195,6 +196,7 @@ export async function sendWithUndici(
     body: body ?? null,
     signal,
   });
+  onBytes(); // the headers: the answer has begun
   const answerHeaders = new AnswerHeaders(answer.headers);
   const status = answer.statusCode;
   if (status >= 300 && status < 400 && answerHeaders.get('location') !== null) {
