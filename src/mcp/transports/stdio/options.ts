@@ -44,9 +44,10 @@ export interface StdioTransportOptions {
    */
   onNonJsonLine?: ((line: string, info: NonJsonLineInfo) => void) | undefined;
   /**
-   * Largest message accepted, in bytes. A larger one closes the connection with `closeInfo` kind `protocol`
-   * (the reply it carried is lost, so failing every pending call at once beats letting one time out).
-   * Default 256 MiB.
+   * Largest message (stdout line) accepted, in bytes. A longer one closes the connection as soon as it
+   * passes the limit, with `closeInfo` kind `protocol` naming it: the reply it carried is lost and which
+   * call it answers cannot be known unread, so failing every pending call at once beats letting one time
+   * out. Default 256 MiB (`DEFAULT_MAX_MESSAGE_BYTES`, the HTTP transports' default too).
    */
   maxMessageBytes?: number | undefined;
 }
