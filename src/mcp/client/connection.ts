@@ -119,7 +119,9 @@ export class Connection {
     if (session !== this.#session) return;
     this.#session = undefined;
     this.#host.sessionEnded(false);
-    void session.close();
+    // Calls of the session still pending are caught by this teardown: they fail as lost with the connection
+    // (kind `connection_closed`), like those the transport failed itself, and are retried alike.
+    void session.close(error);
     const willReconnect = this.#policy.enabled;
     this.#state = willReconnect ? 'reconnecting' : 'failed';
     if (willReconnect) this.#ready = deferred();
@@ -128,21 +130,26 @@ export class Connection {
   }
 
   /**
-   * Whether a failed call shows the connection is gone. An expired session always is (the transport can
-   * send nothing more on it). A transport failure (refused or reset connection) is treated as a loss when
-   * reconnection is on, so that a restarting HTTP server is waited for instead of failing every call; without
-   * reconnection it fails only the call, and the next call may find the server back.
+   * Whether a failed call shows the connection is gone, on evidence only. An expired session is (the server
+   * said it forgot us: nothing more can be sent on it). The transports declare every other loss themselves
+   * by closing (a stdio server that exited, an HTTP server that can no longer be connected to, the end of
+   * the HTTP+SSE stream), which reaches {@link Connection.lost} through the session's `onUnexpectedClose`.
+   * A failed exchange (kind `transport`: a response cut mid-way, a reset socket) fails that call alone.
    */
   meansConnectionLost(error: MCPCallError): boolean {
-    return error.kind === 'session_expired' || (error.kind === 'transport' && this.#policy.enabled);
+    return error.kind === 'session_expired';
   }
 
-  /** Whether a call that failed with `error` is sent again once reconnected. */
+  /**
+   * Whether a call that failed with `error` is sent again once reconnected: when it was lost with its
+   * connection (kind `connection_closed`, also for calls caught by the teardown of a lost session) or its
+   * session (`session_expired`). Not a failed exchange (`transport`): the server may have run the call.
+   */
   shouldRetry(error: unknown, options: ResolvedCallOptions): boolean {
     if (!this.#policy.enabled || options.signal?.aborted || options.retryOnReconnect === false) return false;
     return (
       error instanceof MCPCallError &&
-      (error.kind === 'connection_closed' || error.kind === 'session_expired' || error.kind === 'transport')
+      (error.kind === 'connection_closed' || error.kind === 'session_expired')
     );
   }
 

@@ -119,6 +119,7 @@ export function httpTransportPlan(
     ...(options.headers && { headers: options.headers }),
     ...(auth && { auth }),
     ...(options.fetch && { fetch: options.fetch }),
+    ...(options.maxMessageBytes !== undefined && { maxMessageBytes: options.maxMessageBytes }),
   };
   // MCP spec 2026-07-28, "Transports > Streamable HTTP > Backward Compatibility": probed with
   // `server/discover`; an old server's 4xx leads to `initialize`, and from there to the HTTP+SSE fallback.

@@ -32,6 +32,12 @@ export interface MCPStdioServer {
    * line (with `env` values redacted).
    */
   stderr?: 'capture' | 'inherit' | ((line: string) => void);
+  /**
+   * Largest message (stdout line) accepted, in bytes. A longer line ends the connection as soon as it
+   * passes the limit (kind `protocol`, naming the limit): which call it answers cannot be known before it is
+   * read, so every pending call fails, and with reconnection on the server is restarted. Default 256 MiB.
+   */
+  maxMessageBytes?: number;
 }
 
 /**
@@ -65,6 +71,14 @@ export interface MCPHttpServer {
    * (the HTTP transport's `DEFAULT_IDLE_TIMEOUT_MS`).
    */
   idleTimeoutMs?: number;
+  /**
+   * Largest message accepted, in bytes: a JSON answer (counted after `Content-Encoding` is undone, so a
+   * compression bomb stops at the bound) or one SSE event. Reaching it fails that one call at once (kind
+   * `protocol`, naming the limit); on Streamable HTTP the connection stays up, on HTTP+SSE (where every
+   * answer shares one stream) it ends. Error bodies are read to 512 characters whatever this is.
+   * Default 256 MiB, as stdio.
+   */
+  maxMessageBytes?: number;
   /**
    * A `fetch` for every request (proxies, custom TLS, tests): any `(url, init) => Promise<Response>` (the
    * MCP SDK's `FetchLike`; the global `fetch` is one). Default: undici's `request()` on the global

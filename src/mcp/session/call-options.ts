@@ -13,7 +13,8 @@ export interface MCPToolCallOptions extends RequestOptions {
   timeoutMs?: number | undefined;
   /**
    * With reconnection enabled, a call whose connection was lost (server crash, expired session, refused
-   * connection) is sent again once, on the new connection. The server may then run the tool twice if it had
+   * connection: kinds `connection_closed`, `session_expired`) is sent again once, on the new connection; not
+   * one whose own exchange failed (kind `transport`, a response cut mid-way). The server may then run the tool twice if it had
    * started before the loss: set false for tools whose side effects must not repeat. Default true.
    */
   retryOnReconnect?: boolean | undefined;

@@ -102,6 +102,32 @@ export function closed(context: FailureContext, cause?: unknown): MCPCallError {
   return make(kind, message, context, { ...details, cause: details.cause ?? cause });
 }
 
+/**
+ * How the pending requests of a session fail when the client closes it because it found it lost (an expired
+ * session, a transport that closed): kind `connection_closed`, as lost with the connection, and retried
+ * alike, rather than the `not_connected` of a deliberate close.
+ */
+export function lostInfo(server: string, lost: MCPCallError): TransportCloseInfo {
+  return {
+    kind: 'connection_closed',
+    message: `the connection was lost: ${lost.reason}`,
+    server,
+    cause: lost,
+  };
+}
+
+/**
+ * The close record pending requests are failed with: the transport's, unless it only says the client
+ * closed it (`not_connected`) while `closing` says why the client did so ({@link lostInfo}).
+ */
+export function teardownInfo(
+  info: TransportCloseInfo | undefined,
+  closing: boolean | TransportCloseInfo,
+): TransportCloseInfo | undefined {
+  if (typeof closing === 'boolean' || (info !== undefined && info.kind !== 'not_connected')) return info;
+  return closing;
+}
+
 function numberFromData(data: unknown, key: string): number | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const value = (data as Record<string, unknown>)[key];

@@ -19,9 +19,9 @@ import type {
   Root,
   ServerLogMessage,
 } from '../protocol/types.js';
-import type { AgentwireTransport } from '../transports/transport.js';
+import type { AgentwireTransport, TransportCloseInfo } from '../transports/transport.js';
 import { DirectRequests, notConnected } from './calls.js';
-import { closed, type FailureContext, toCallError } from './error-mapping.js';
+import { closed, type FailureContext, lostInfo, teardownInfo, toCallError } from './error-mapping.js';
 import { dropLateProbeAnswers, prepareStart, refusedVersion } from './handover.js';
 import { type Negotiated, negotiate, type SessionEra } from './negotiate.js';
 import { sdkOptions, withLogLevel } from './request-extras.js';
@@ -84,7 +84,7 @@ export class Session {
   readonly #transport: AgentwireTransport;
   readonly #server: string;
   readonly #redact: Redactor | undefined;
-  #closing = false;
+  #closing: boolean | TransportCloseInfo = false; // by close(): true, or how a lost session's calls fail
   /** The log level asked for in the 2026 era, sent in every request's `_meta`. */
   #logLevel: LoggingLevel | undefined;
   /** `tools/call` without the SDK's funnel; set once a 2025-era connection is up (see calls.ts). */
@@ -414,9 +414,9 @@ export class Session {
     }
   }
 
-  /** Closes the connection (DELETE for HTTP sessions, process tree for stdio). Idempotent; never throws. */
-  async close(): Promise<void> {
-    this.#closing = true;
+  /** Closes the connection (HTTP DELETE, stdio tree; `lost`: see `lostInfo`). Idempotent, never throws. */
+  async close(lost?: MCPCallError): Promise<void> {
+    this.#closing ||= lost === undefined ? true : lostInfo(this.#server, lost);
     try {
       await this.#sdk.close();
     } catch {
@@ -437,7 +437,7 @@ export class Session {
     return {
       server: this.#server,
       method,
-      closeInfo: this.#transport.closeInfo,
+      closeInfo: teardownInfo(this.#transport.closeInfo, this.#closing),
       redact: this.#redact,
       ...extra,
     };

@@ -12,6 +12,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { sleep } from '../../../core/sleep.js';
 import { isJsonRpcMessage } from '../../protocol/jsonrpc.js';
+import { oversizedMessageError } from '../limits.js';
 import { emptyAnswerError, type HttpErrorContext, httpTransportError, readBodyExcerpt } from './errors.js';
 import { type ResolvedReconnection, reconnectDelay } from './get-stream.js';
 import { mediaType } from './media-type.js';
@@ -31,6 +32,8 @@ export interface AnswerReaderDeps {
   reconnection: ResolvedReconnection;
   /** The server's name, for errors. */
   server: string;
+  /** Largest answer (a JSON body, an SSE event), in bytes after `Content-Encoding` is undone. */
+  maxMessageBytes: number;
 }
 
 /** Reads the answers of one transport's requests and delivers their messages. */
@@ -48,11 +51,13 @@ export class AnswerReader {
    * response has been delivered.
    * @throws MCPCallError kind `http` for an empty answer (202, 204, no body: a proxy probably answered) or
    *   an unexpected content type; `protocol` for a JSON body that is not JSON or carries no response to this
-   *   request; `transport` when a stream ended before the response and could not be resumed.
+   *   request, or an answer (JSON body, SSE event) over `maxMessageBytes`; `transport` when a stream ended
+   *   before the response and could not be resumed.
    */
   async read(response: Response | JsonAnswer, state: RequestState): Promise<void> {
     state.idle.touch();
     state.status = response.status;
+    state.answered = true;
     if (!(response instanceof Response))
       return 'value' in response.body
         ? this.#deliverParsedAnswer(response.body.value, state)
@@ -63,8 +68,23 @@ export class AnswerReader {
       throw emptyAnswerError(state.context, response.status, contentType);
     }
     if (contentType === 'text/event-stream') return this.#readRequestStream(response.body, state, 0);
-    const text = await readText(response.body, () => state.idle.touch());
+    // Any other type is an error whose body is only quoted: at most an excerpt of it is read.
+    const text =
+      contentType === 'application/json'
+        ? await readText(
+            response.body,
+            () => state.idle.touch(),
+            this.oversized(state.context, 'the JSON answer'),
+          )
+        : await readBodyExcerpt(response);
     this.#deliverJsonAnswer(text, state, contentType);
+  }
+
+  /** The bound on an answer (`context`: its request's), and its error naming `what` was over it. */
+  oversized(context: HttpErrorContext | undefined, what: string): { bytes: number; oversized: () => Error } {
+    const bytes = this.#deps.maxMessageBytes;
+    const where = context ?? this.#context();
+    return { bytes, oversized: () => oversizedMessageError(where, what, bytes) };
   }
 
   /**
@@ -126,7 +146,10 @@ export class AnswerReader {
    * empty stream is the "proxy answered" error.
    */
   async #readRequestStream(body: ReadableStream<Uint8Array>, state: RequestState, attempt: number) {
+    const limit = this.oversized(state.context, 'an SSE event');
     const outcome = await readSse(body, {
+      maxEventBytes: limit.bytes,
+      oversized: limit.oversized,
       onEvent: (event) => {
         if (event.id !== undefined && !state.modern) {
           state.lastEventId = event.id;
@@ -227,21 +250,32 @@ export class AnswerReader {
 const UTF8 = new TextDecoder();
 
 /**
- * Reads a whole body as UTF-8 text, calling `onBytes` per chunk (to reset the idle timer). A reader loop
+ * Reads a whole body as UTF-8 text, calling `onBytes` per chunk (to reset the idle timer); past
+ * `limit.bytes` the body is cancelled and `limit.oversized()` thrown. A reader loop
  * rather than `for await`: the async iterator releases its reader at the end, which builds a `TypeError`
  * (stack included) per response, and costs a few promise hops more; measured in 1 000-call bursts, about
  * 50 µs of client CPU per call. A body that came in one chunk (the usual JSON answer) is decoded in one go,
  * without a streaming decoder.
  */
-async function readText(body: ReadableStream<Uint8Array>, onBytes: () => void): Promise<string> {
+async function readText(
+  body: ReadableStream<Uint8Array>,
+  onBytes: () => void,
+  limit: { bytes: number; oversized: () => Error },
+): Promise<string> {
   const reader = body.getReader();
   let first: Uint8Array | undefined;
   let decoder: InstanceType<typeof TextDecoder> | undefined;
   let text = '';
+  let bytes = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     onBytes();
+    bytes += value.byteLength;
+    if (bytes > limit.bytes) {
+      reader.cancel().catch(() => {});
+      throw limit.oversized();
+    }
     if (decoder === undefined) {
       if (first === undefined) {
         first = value;

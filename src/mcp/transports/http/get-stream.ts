@@ -58,6 +58,8 @@ export interface GetStreamDeps {
   setServerRetryMs: (delayMs: number) => void;
   reconnection: ResolvedReconnection;
   server: string | undefined;
+  /** The bound on one event, in bytes, and its error (reported through `onError`; the stream reconnects). */
+  limit?: { bytes: number; oversized: () => Error };
 }
 
 /** One GET stream's life. `start()` once; `stop()` aborts it and any pending reconnection timer. */
@@ -132,6 +134,10 @@ export class GetStream {
         },
         onRetry: (delayMs) => this.deps.setServerRetryMs(delayMs),
         done: () => this.controller.signal.aborted,
+        ...(this.deps.limit !== undefined && {
+          maxEventBytes: this.deps.limit.bytes,
+          oversized: this.deps.limit.oversized,
+        }),
       });
     } catch (error) {
       if (!this.controller.signal.aborted) this.deps.onError(asError(error));

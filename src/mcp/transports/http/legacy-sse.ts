@@ -15,6 +15,7 @@ import {
   parseJSONRPCMessage,
 } from '@modelcontextprotocol/client';
 import { MCPCallError } from '../../protocol/errors.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, oversizedMessageError } from '../limits.js';
 import type { AgentwireTransport, TransportCloseInfo } from '../transport.js';
 import { WireOrder } from '../wire-order.js';
 import { type HttpAuth, httpAuthFor } from './auth.js';
@@ -43,6 +44,12 @@ export interface LegacySSETransportOptions {
    * passes its connect timeout. Default 30_000.
    */
   endpointTimeoutMs?: number;
+  /**
+   * Largest SSE event accepted, in bytes (after `Content-Encoding` is undone). Every answer arrives on the
+   * one stream, so an event over it ends the connection at once: `closeInfo` kind `protocol` naming the
+   * limit, and the pending calls fail with it. Default 256 MiB (`DEFAULT_MAX_MESSAGE_BYTES`, as stdio).
+   */
+  maxMessageBytes?: number;
 }
 
 /** HTTP statuses to a POSTed `initialize` that mean "not a Streamable HTTP endpoint" (spec: 400, 404, 405). */
@@ -197,8 +204,15 @@ export class LegacySSETransport implements AgentwireTransport {
         this.deliver(event.data);
       }
     };
+    const limit = this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    const oversized = oversizedMessageError(context, 'an SSE event', limit);
     try {
-      await readSse(body, { onEvent, done: () => this.lifetime.signal.aborted });
+      await readSse(body, {
+        onEvent,
+        done: () => this.lifetime.signal.aborted,
+        maxEventBytes: limit,
+        oversized: () => oversized,
+      });
       if (!started)
         settleStart(
           httpTransportError('transport', context, 'the SSE stream ended before the endpoint event'),
@@ -209,6 +223,12 @@ export class LegacySSETransport implements AgentwireTransport {
         server: this.server,
       });
     } catch (error) {
+      if (error === oversized) {
+        if (!started) settleStart(error);
+        const { kind, reason } = oversized;
+        this.finish({ kind, message: reason, server: this.server, cause: error });
+        return;
+      }
       if (!started)
         settleStart(httpTransportError('transport', context, 'the SSE stream failed', { cause: error }));
       this.finish({

@@ -17,6 +17,8 @@ export interface RequestState {
   responded: boolean;
   /** The HTTP status of the answer being read, for errors. */
   status: number;
+  /** Whether the answer's headers arrived: a failure before them may mean the server is gone. */
+  answered: boolean;
   lastEventId: string | undefined;
   /** Set when the SDK resends a request to resume it: answers are renumbered to the new id. */
   replayId: RequestId | undefined;
@@ -47,6 +49,7 @@ export function newRequestState(
     idle: idleTimer(controller, context, idleTimeoutMs, 'no data from the server'),
     responded: false,
     status: 0,
+    answered: false,
     lastEventId: undefined,
     replayId: undefined,
     modern: false,

@@ -6,7 +6,15 @@
  */
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { fetchFollowingRedirects } from './redirects.js';
-import { isFetchBadPort, type JsonAnswer, REDIRECTED, sendWithUndici, undiciAvailable } from './undici.js';
+import {
+  type BodyLimit,
+  isFetchBadPort,
+  type JsonAnswer,
+  REDIRECTED,
+  sendWithUndici,
+  UNBOUNDED,
+  undiciAvailable,
+} from './undici.js';
 
 /** Sends one transport's requests to its endpoint. */
 export class Requester {
@@ -31,7 +39,7 @@ export class Requester {
   /**
    * One HTTP request: through undici when it may be used, else, and from the first redirect on, through
    * `fetch`. Only a POST may come back as a {@link JsonAnswer} (a `200 application/json` answer read whole;
-   * `onBytes` is called per body chunk of it).
+   * `onBytes` is called per body chunk of it, and `limit` bounds it: undici.ts `BodyLimit`).
    * @param headers - Names lower-cased (see headers.ts).
    */
   send(
@@ -40,6 +48,7 @@ export class Requester {
     body: string,
     signal: AbortSignal,
     onBytes: () => void,
+    limit: BodyLimit,
   ): Promise<Response | JsonAnswer>;
   send(
     method: 'GET' | 'DELETE',
@@ -53,9 +62,10 @@ export class Requester {
     body: string | undefined,
     signal: AbortSignal,
     onBytes: () => void = () => {},
+    limit: BodyLimit = UNBOUNDED,
   ): Promise<Response | JsonAnswer> {
     if (!this.#fetchOnly && undiciAvailable(this.#customFetch)) {
-      const answer = await sendWithUndici(method, this.#href, headers, body, signal, onBytes);
+      const answer = await sendWithUndici(method, this.#href, headers, body, signal, onBytes, limit);
       if (answer !== REDIRECTED) return answer;
       // fetch follows redirects by the Fetch standard's rules; undici is not asked to imitate them. The
       // redirecting endpoint sees this request twice (undici's, then fetch's); it answered with a redirect.

@@ -16,6 +16,10 @@ export interface ReadSseHandlers {
   onBytes?: (byteCount: number) => void;
   /** Checked after each chunk; `true` stops reading and cancels the body. */
   done?: () => boolean;
+  /** Largest event, in bytes (see `SseDecoderHandlers.maxEventBytes`). Default: unbounded. */
+  maxEventBytes?: number;
+  /** The error an event over `maxEventBytes` rejects the read with. */
+  oversized?: () => Error;
 }
 
 /** How a read ended. */
@@ -28,7 +32,8 @@ export interface ReadSseOutcome {
 
 /**
  * Reads `body` as SSE. Rejects with the stream's error (network failure, or the abort reason when the
- * request's signal fires); a read that stops early cancels the body.
+ * request's signal fires), or `oversized()` for an event over `maxEventBytes`; a read that stops early
+ * (or fails) cancels the body.
  */
 export async function readSse(
   body: ReadableStream<Uint8Array>,
@@ -38,6 +43,8 @@ export async function readSse(
   const decoder = new SseDecoder({
     onEvent: handlers.onEvent,
     ...(handlers.onRetry === undefined ? {} : { onRetry: handlers.onRetry }),
+    ...(handlers.maxEventBytes !== undefined && { maxEventBytes: handlers.maxEventBytes }),
+    ...(handlers.oversized !== undefined && { oversized: handlers.oversized }),
   });
   let bytes = 0;
   let finished = false;

@@ -48,7 +48,8 @@ import type {
   RequestId,
   TransportSendOptions,
 } from '@modelcontextprotocol/client';
-import type { MCPCallError } from '../../protocol/errors.js';
+import { MCPCallError } from '../../protocol/errors.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../limits.js';
 import type { AgentwireTransport, TransportCloseInfo } from '../transport.js';
 import { WireOrder } from '../wire-order.js';
 import { AnswerReader } from './answers.js';
@@ -63,6 +64,7 @@ import {
   modernRequestHeaders,
 } from './modern-headers.js';
 import { type AuthRetries, FIRST_ATTEMPT, reauthorize } from './oauth-retry.js';
+import { isUnreachable } from './reachability.js';
 import {
   abortedError,
   idleTimer,
@@ -113,6 +115,14 @@ export interface StreamableHTTPTransportOptions {
   reconnection?: HttpReconnectionOptions;
   /** Open the GET stream for server-initiated messages after initialization. Default `true`. */
   openGetStream?: boolean;
+  /**
+   * Largest message accepted from the server, in bytes: a JSON answer (counted after `Content-Encoding` is
+   * undone, so a compressed bomb is stopped at the bound) or one SSE event. Reaching it fails that one
+   * request at once with an `MCPCallError` of kind `protocol` naming the limit (the GET stream reports it
+   * through `onerror` and reconnects); the connection stays up. Error bodies are read up to 512 characters
+   * whatever this is. Default 256 MiB (`DEFAULT_MAX_MESSAGE_BYTES`, as stdio).
+   */
+  maxMessageBytes?: number;
 }
 
 /**
@@ -146,6 +156,8 @@ export class StreamableHTTPTransport implements AgentwireTransport {
   private getStream: GetStream | undefined;
   private closing: Promise<void> | undefined;
   private info: TransportCloseInfo | undefined;
+  /** Whether the server has answered a request with a 2xx: only a server once reached can be lost. */
+  private reached = false;
 
   constructor(private readonly options: StreamableHTTPTransportOptions) {
     const url = new URL(options.url);
@@ -165,6 +177,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
       openGet: (lastEventId, signal) => this.openGet(lastEventId, signal),
       reconnection: this.reconnection,
       server: this.server,
+      maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     });
   }
 
@@ -208,9 +221,10 @@ export class StreamableHTTPTransport implements AgentwireTransport {
         state.replayId = message.id;
         await this.answers.resume(state, options.resumptionToken, 0);
       } else {
-        const response = await this.post(message, state.controller.signal, state.context, options, () =>
-          state.idle.touch(),
-        );
+        const response = await this.post(message, state.controller.signal, state.context, options, () => {
+          state.answered = true;
+          state.idle.touch();
+        });
         await this.answers.read(response, state);
       }
       // The body has been read to its end or cancelled: nothing is left to abort (an abort per request,
@@ -218,7 +232,13 @@ export class StreamableHTTPTransport implements AgentwireTransport {
       // to drop its listener.
       released = options?.requestSignal === undefined;
     } catch (error) {
-      throw lostInFlight(state, requestFailure(state.controller.signal, state.context, error));
+      const failure = lostInFlight(state, requestFailure(state.controller.signal, state.context, error));
+      // A request to a server reached before that got no answer at all is the evidence of a lost
+      // connection (reachability.ts); `onclose` has fired by the time this call fails. A failure once the
+      // answer began (a body cut mid-way) is this exchange's alone.
+      if (this.reached && !state.answered && isUnreachable(state.controller.signal, failure, error))
+        await this.lose(failure);
+      throw failure;
     } finally {
       state.idle.stop();
       if (!released) state.controller.abort(RELEASED);
@@ -236,12 +256,36 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     return this.closing;
   }
 
+  /**
+   * The server cannot be reached any more: the transport closes with `closeInfo` kind `connection_closed`
+   * (no DELETE: nothing would receive it), failing every request in flight, and `onclose` fires before this
+   * resolves.
+   */
+  private lose(failure: unknown): Promise<void> {
+    if (this.closing !== undefined) return this.closing;
+    const detail =
+      failure instanceof MCPCallError
+        ? failure.reason
+        : failure instanceof Error
+          ? failure.message
+          : String(failure);
+    this.info = {
+      kind: 'connection_closed',
+      message: `the server cannot be reached: ${detail}`,
+      server: this.server,
+      cause: failure,
+    };
+    this.closing = this.shutdown();
+    return this.closing;
+  }
+
   private async shutdown(): Promise<void> {
-    const session = this.session.id;
+    const lost = this.info;
+    const session = lost === undefined ? this.session.id : undefined;
     const reason = httpTransportError(
       'connection_closed',
       { server: this.server, method: undefined },
-      'the transport was closed',
+      lost?.message ?? 'the transport was closed',
     );
     // Each request is aborted here rather than through a listener on `lifetime`: a listener per request on
     // one shared signal costs an add and a remove per call and trips MaxListenersExceeded past 10 in flight.
@@ -253,7 +297,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
       const headers = this.headers.for(undefined, id, await this.accessToken());
       return this.requester.send('DELETE', headers, undefined, signal);
     });
-    this.info = { kind: 'not_connected', message: 'transport closed by the client', server: this.server };
+    this.info ??= { kind: 'not_connected', message: 'transport closed by the client', server: this.server };
     this.onclose?.();
   }
 
@@ -320,8 +364,10 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     headers['content-type'] = 'application/json';
     headers.accept = 'application/json, text/event-stream';
     const body = JSON.stringify(message);
-    const response = await this.requester.send('POST', headers, body, signal, onBytes);
+    const limit = this.answers.oversized(context, 'the JSON answer');
+    const response = await this.requester.send('POST', headers, body, signal, onBytes, limit);
     if (response.ok) {
+      this.reached = true;
       if (initialize) this.session.started(response.headers);
       return response;
     }
@@ -357,6 +403,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
       },
       reconnection: this.reconnection,
       server: this.server,
+      limit: this.answers.oversized({ server: this.server, method: 'GET stream' }, 'an SSE event'),
     });
     this.getStream.start();
   }

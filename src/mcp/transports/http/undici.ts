@@ -138,6 +138,21 @@ export class AnswerHeaders {
   }
 }
 
+/**
+ * The bound on a body read here: past `bytes` (counted after `Content-Encoding` is undone) the read stops,
+ * the body is destroyed, and `oversized()` is thrown.
+ */
+export interface BodyLimit {
+  bytes: number;
+  oversized: () => Error;
+}
+
+/** No bound (readers given no limit). */
+export const UNBOUNDED: BodyLimit = {
+  bytes: Number.POSITIVE_INFINITY,
+  oversized: () => new Error('unbounded'),
+};
+
 /** A `200 application/json` answer, its body read whole. */
 export interface JsonAnswer {
   readonly status: 200;
@@ -155,11 +170,13 @@ export interface JsonAnswer {
  * Sends one request to `url`.
  *
  * @param headers - Names lower-cased; they win over `fetch`'s defaults.
- * @param onBytes - Called per body chunk of a JSON answer read here (the idle timer).
+ * @param onBytes - Called when the headers arrive and per body chunk of a JSON answer read here (the idle
+ *   timer).
+ * @param limit - The bound on a JSON answer read here (decoded bytes).
  * @returns For a POST, a `200 application/json` answer read whole; any other answer as a `Response` whose
  *   body is still to read; {@link REDIRECTED} for a 3xx with a `Location`.
  * @throws What undici throws: a network error (e.g. `connect ECONNREFUSED 127.0.0.1:3001`), or the signal's
- *   reason once it aborted.
+ *   reason once it aborted; `limit.oversized()` for a JSON answer over `limit.bytes`.
  */
 export async function sendWithUndici(
   method: 'POST' | 'GET' | 'DELETE',
@@ -168,6 +185,7 @@ export async function sendWithUndici(
   body: string | undefined,
   signal: AbortSignal,
   onBytes: () => void,
+  limit: BodyLimit,
 ): Promise<JsonAnswer | Response | typeof REDIRECTED> {
   const { request } = undici ?? (await loadUndici());
   // No `dispatcher` option: `request()` takes the global one itself, and passes the option on to the
@@ -178,6 +196,7 @@ export async function sendWithUndici(
     body: body ?? null,
     signal,
   });
+  onBytes(); // the headers: the answer has begun
   const answerHeaders = new AnswerHeaders(answer.headers);
   const status = answer.statusCode;
   if (status >= 300 && status < 400 && answerHeaders.get('location') !== null) {
@@ -192,7 +211,7 @@ export async function sendWithUndici(
   ) {
     return toResponse(status, answerHeaders, content);
   }
-  return { status: 200, ok: true, headers: answerHeaders, body: await readJson(content, onBytes) };
+  return { status: 200, ok: true, headers: answerHeaders, body: await readJson(content, onBytes, limit) };
 }
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -200,14 +219,23 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /**
  * Reads a JSON body: as text, or as a parsed value once it reaches {@link LARGE_LINE_BYTES} (then a body
  * that is not JSON comes back as text, long strings re-escaped; see `LargeLineParser.text`).
+ * @throws `limit.oversized()` as soon as the body passes `limit.bytes` (the body is destroyed).
  */
-export async function readJson(content: Readable, onBytes: () => void): Promise<JsonAnswer['body']> {
+export async function readJson(
+  content: Readable,
+  onBytes: () => void,
+  limit: BodyLimit = UNBOUNDED,
+): Promise<JsonAnswer['body']> {
   let chunks: Buffer[] = [];
   let bytes = 0;
+  let total = 0;
   let parser: LargeLineParser | undefined;
   for await (const chunk of content) {
     onBytes();
     let piece = chunk as Buffer;
+    total += piece.length;
+    // Leaving the loop destroys the body (and, through the pipeline, its decoders and socket).
+    if (total > limit.bytes) throw limit.oversized();
     if (bytes === 0 && piece.subarray(0, 3).equals(BOM)) piece = piece.subarray(3);
     if (parser !== undefined) {
       parser.push(piece);

@@ -92,9 +92,12 @@ export function closedInfo(facts: ProcessFacts): TransportCloseInfo {
   return { ...details(facts), kind: 'not_connected', message };
 }
 
-/** The server sent a message over `maxMessageBytes`: kind `protocol`. */
-export function oversizedInfo(facts: ProcessFacts, bytes: number, limit: number): TransportCloseInfo {
-  const message = `server "${facts.server}" sent a message of ${bytes} bytes, over maxMessageBytes (${limit} bytes)`;
+/**
+ * The server sent a message over `maxMessageBytes`: kind `protocol`. Recorded as soon as the line passes
+ * the limit, so its full size is not known.
+ */
+export function oversizedInfo(facts: ProcessFacts, limit: number): TransportCloseInfo {
+  const message = `server "${facts.server}" sent a message over maxMessageBytes (${limit} bytes)`;
   return { ...details(facts), kind: 'protocol', message };
 }
 

@@ -14,7 +14,10 @@ const NEWLINE = 0x0a;
 
 /** What to do with a line longer than `maxLineBytes`. */
 export type LineOverflow =
-  /** Drop the whole line and report its size once it ends (for messages: a partial message is useless). */
+  /**
+   * Drop the whole line, reporting it as soon as it passes the limit (for messages: a partial message is
+   * useless, and whoever waits for it should know now, not when the line ends, if ever).
+   */
   | 'drop'
   /** Keep its first `maxLineBytes` bytes and drop the rest (for logs: the start of a line still helps). */
   | 'truncate';
@@ -27,10 +30,7 @@ export interface LineReaderOptions {
   maxLineBytes?: number;
   /** Default `'drop'`. */
   overflow?: LineOverflow;
-  /**
-   * Called once per overlong line: for `'drop'` when the line ends or the stream ends, with its total size
-   * in bytes; for `'truncate'` as soon as the limit is crossed, with the bytes seen so far.
-   */
+  /** Called once per overlong line, as soon as the limit is crossed, with the line's bytes seen so far. */
   onOverflow?: (bytes: number) => void;
   /**
    * Streams large lines instead of joining them: once a line reaches `bytes` bytes, `open()` is called and
@@ -113,6 +113,7 @@ export class LineReader {
       this.pending = [];
       this.pendingBytes = 0;
       this.sink = undefined;
+      this.onOverflow?.(this.lineBytes);
     }
   }
 
@@ -140,10 +141,7 @@ export class LineReader {
     this.pendingBytes = 0;
     this.lineBytes = 0;
     this.sink = undefined;
-    if (total > this.maxLineBytes && this.overflow === 'drop') {
-      this.onOverflow?.(total);
-      return;
-    }
+    if (total > this.maxLineBytes && this.overflow === 'drop') return; // reported when it crossed the limit
     if (sink !== undefined) {
       sink.end();
       return;

@@ -4,8 +4,7 @@
  */
 import type { StderrMode } from './stderr.js';
 
-/** Default largest message accepted from a server: 256 MiB (V8 cannot hold a string much past 512 MiB). */
-export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+export { DEFAULT_MAX_MESSAGE_BYTES } from '../limits.js';
 
 /** Why a stdout line was skipped (see {@link StdioTransportOptions.onNonJsonLine}). */
 export interface NonJsonLineInfo {
@@ -48,9 +47,10 @@ export interface StdioTransportOptions {
    */
   onNonJsonLine?: ((line: string, info: NonJsonLineInfo) => void) | undefined;
   /**
-   * Largest message accepted, in bytes. A larger one closes the connection with `closeInfo` kind `protocol`
-   * (the reply it carried is lost, so failing every pending call at once beats letting one time out).
-   * Default 256 MiB.
+   * Largest message (stdout line) accepted, in bytes. A longer one closes the connection as soon as it
+   * passes the limit, with `closeInfo` kind `protocol` naming it: the reply it carried is lost and which
+   * call it answers cannot be known unread, so failing every pending call at once beats letting one time
+   * out. Default 256 MiB (`DEFAULT_MAX_MESSAGE_BYTES`, the HTTP transports' default too).
    */
   maxMessageBytes?: number | undefined;
 }

@@ -94,7 +94,7 @@ export class StdioTransport implements AgentwireTransport {
       maxLineBytes: maxMessageBytes,
       onLine: (line) => this.handleLine(line),
       largeLine: { bytes: LARGE_LINE_BYTES, open: () => this.openLargeLine() },
-      onOverflow: (bytes) => this.failOversized(bytes, maxMessageBytes),
+      onOverflow: () => this.failOversized(maxMessageBytes),
     });
     this.stderrCapture = new StderrCapture(
       options.stderrTailLines ?? 20,
@@ -329,9 +329,14 @@ export class StdioTransport implements AgentwireTransport {
     );
   }
 
-  private failOversized(bytes: number, limit: number): void {
+  /**
+   * A line passed `maxMessageBytes`: which request it answers cannot be known before it is read, and its
+   * bytes are dropped unread, so the connection ends now, failing every pending call (not when, if ever, the
+   * line ends).
+   */
+  private failOversized(limit: number): void {
     if (this.phase !== 'open') return;
-    this.finish(oversizedInfo(this.facts(), bytes, limit));
+    this.finish(oversizedInfo(this.facts(), limit));
     void this.endProcessTree();
   }
 

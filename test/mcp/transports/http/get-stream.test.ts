@@ -76,3 +76,29 @@ describe('the GET stream (item 10)', () => {
     await expect(released).resolves.toBeUndefined();
   });
 });
+
+describe('the GET stream and maxMessageBytes', () => {
+  it('reports an event over the bound through onerror, cancels the stream and reopens it; calls still work', async () => {
+    const { client, fixture, errors } = await connect(
+      (f) =>
+        f.onGet((_req, res) => {
+          openSse(res);
+          res.write(`data: ${'x'.repeat(4096)}\n`); // an event that never ends
+        }),
+      { maxMessageBytes: 1024, reconnection: { initialDelayMs: 10, maxRetries: 1 } },
+    );
+    await fixture.waitForRequest((r) => r.method === 'GET' && r.headers['last-event-id'] === undefined);
+    await waitFor(() => fixture.requestsFor('GET').length >= 2);
+    expect(errors[0]).toMatchObject({
+      name: 'MCPCallError',
+      kind: 'protocol',
+      message: 'MCP server "fixture": GET stream failed: an SSE event is over maxMessageBytes (1024 bytes)',
+    });
+    expect((await client.listTools()).tools).toEqual([]);
+  });
+});
+
+async function waitFor(predicate: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !predicate(); i++) await delay(10);
+  expect(predicate()).toBe(true);
+}

@@ -232,3 +232,23 @@ describe('isLegacyFallbackError', () => {
     ]);
   });
 });
+
+describe('LegacySSETransport maxMessageBytes', () => {
+  it('ends the connection at an SSE event over the bound: closeInfo and the pending call say kind protocol', async () => {
+    const f = await fixture();
+    const { stream } = legacyServer(f, '/messages');
+    f.onMethod('tools/call', (_req, res) => {
+      res.writeHead(202).end('Accepted');
+      stream()?.write(`event: message\ndata: ${'x'.repeat(4096)}\n`); // never ends: no blank line
+    });
+    const transport = new LegacySSETransport({ url: f.url, serverName: 'legacy', maxMessageBytes: 1024 });
+    const client = new Client({ name: 't', version: '0' });
+    clients.push(client);
+    await client.connect(transport);
+    await expect(client.callTool({ name: 'x', arguments: {} })).rejects.toThrow();
+    expect(transport.closeInfo).toMatchObject({
+      kind: 'protocol',
+      message: 'an SSE event is over maxMessageBytes (1024 bytes)',
+    });
+  });
+});

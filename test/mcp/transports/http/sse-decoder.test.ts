@@ -44,3 +44,39 @@ describe('SseDecoder', () => {
     expect(decode([...bytes].map((b) => Uint8Array.of(b))).events).toEqual(EXPECTED);
   });
 });
+
+describe('SseDecoder maxEventBytes', () => {
+  const oversized = new Error('over');
+  const decoderWith = (maxEventBytes: number, events: string[]) =>
+    new SseDecoder({
+      onEvent: (event) => events.push(event.data),
+      maxEventBytes,
+      oversized: () => oversized,
+    });
+  const bytes = (text: string) => new TextEncoder().encode(text);
+
+  it('throws once an unfinished event passes the bound, across chunks', () => {
+    const events: string[] = [];
+    const decoder = decoderWith(100, events);
+    decoder.push(bytes(`data: ${'a'.repeat(60)}\n`));
+    expect(() => decoder.push(bytes(`data: ${'a'.repeat(60)}\n`))).toThrow(oversized);
+    expect(events).toEqual([]);
+  });
+
+  it('counts from the last blank line, also one split across chunks, so a long stream of small events passes', () => {
+    const events: string[] = [];
+    const decoder = decoderWith(100, events);
+    for (let i = 0; i < 50; i++) {
+      decoder.push(bytes(`: keep-alive\n\ndata: ${'b'.repeat(40)}\n`));
+      decoder.push(bytes('\n'));
+    }
+    expect(events).toEqual(Array.from({ length: 50 }, () => 'b'.repeat(40)));
+  });
+
+  it('throws for an event over the bound that arrived whole in one chunk', () => {
+    const events: string[] = [];
+    const decoder = decoderWith(100, events);
+    expect(() => decoder.push(bytes(`data: ${'c'.repeat(200)}\n\n`))).toThrow(oversized);
+    expect(events).toEqual([]);
+  });
+});

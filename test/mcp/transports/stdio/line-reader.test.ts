@@ -76,13 +76,14 @@ describe('LineReader', () => {
     expect(lines).toEqual(['one', '', 'two']);
   });
 
-  it("drops a line over maxLineBytes and reports its full size once it ends ('drop')", () => {
+  it("drops a line over maxLineBytes and reports it as soon as it crosses the limit ('drop')", () => {
     const { reader, lines, overflows } = recorder({ maxLineBytes: 8 });
     reader.push(Buffer.from('short\n0123'));
     reader.push(Buffer.from('456789'));
+    expect(overflows).toEqual([10]); // the bytes seen when the limit was crossed: "0123" + "456789"
     reader.push(Buffer.from('ABC\nnext\n'));
     expect(lines).toEqual(['short', 'next']);
-    expect(overflows).toEqual([13]);
+    expect(overflows).toEqual([10]);
     expect(reader.bufferedBytes).toBe(0);
   });
 

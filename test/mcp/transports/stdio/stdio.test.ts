@@ -248,8 +248,8 @@ describe('StdioTransport when the server exits', () => {
     const client = await connect(transport);
     await expect(client.callTool({ name: 'big', arguments: { chars: 5000 } })).rejects.toThrow();
     expect(transport.closeInfo?.kind).toBe('protocol');
-    expect(transport.closeInfo?.message).toMatch(
-      /^server "fixture" sent a message of \d{4,5} bytes, over maxMessageBytes \(1000 bytes\)$/,
+    expect(transport.closeInfo?.message).toBe(
+      'server "fixture" sent a message over maxMessageBytes (1000 bytes)',
     );
     await waitFor(() => !isRunning(transport.pid!), 'the server to be ended');
   });
