@@ -92,6 +92,8 @@ export {
   type MCPToolDefinition,
   MCPToolError,
   type MCPToolFilter,
+  type MCPUrlElicitation,
+  type MCPUrlElicitationAction,
   type Progress,
   type Prompt,
   parseServerConfig,
