@@ -4,6 +4,7 @@
  * never contain header or environment values.
  */
 import { MCPCallError, MCPConfigError, MCPToolError } from '../mcp/index.js';
+import { URL_ELICITATION_REQUIRED } from '../mcp/session/elicitations.js';
 import { ExitCode, type ExitCodeValue, singleLine } from './io.js';
 import { UsageError } from './usage-error.js';
 
@@ -28,6 +29,10 @@ export function describeFailure(error: unknown): Failure {
     const tail = error.stderrTail ?? [];
     const lines =
       tail.length === 0 ? [] : ['server stderr (last lines):', ...tail.map((line) => `  ${line}`)];
+    // -32042 (MCP spec 2025-11-25, "Elicitation > URL Elicitation Required Error") reaches here when no
+    // terminal could ask for consent, or the user said no: say how to go on.
+    if (error.code === URL_ELICITATION_REQUIRED)
+      lines.push('the server needs you to open that URL: open it in a browser, then run the command again');
     return {
       exitCode: error.kind === 'aborted' ? ExitCode.interrupted : ExitCode.connection,
       text: [`error: ${singleLine(error.message)}`, ...lines].map((line) => `${line}\n`).join(''),

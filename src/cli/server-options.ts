@@ -14,6 +14,7 @@ import {
   MCPClient,
   type MCPHttpServer,
   type MCPServerEntry,
+  type MCPServerRequestHandlers,
   MCPServerUrlError,
   type MCPStdioServer,
 } from '../mcp/index.js';
@@ -175,12 +176,17 @@ export function serverTargets(values: ServerListOptionValues): ServerTarget[] {
  * named after its entry and does not filter its tools itself (see `exposedTools`).
  * @param name the server's name in errors, events and tool prefixes; default derived from the command or
  *   host. Ignored for a `config` target.
+ * @param handlers answers to server requests (the URL-elicitation consent, url-consent.ts).
  */
-export function createClient(target: ServerTarget, name?: string): MCPClient {
+export function createClient(
+  target: ServerTarget,
+  name?: string,
+  handlers: MCPServerRequestHandlers = {},
+): MCPClient {
   const timeout = target.timeout === undefined ? {} : { connectTimeoutMs: target.timeout };
   // A configured server is always named after its entry: that is the name the user wrote and sees.
-  if (target.kind === 'config') return createConfigClient(target.entry, timeout);
-  const options = { ...timeout, ...(name === undefined ? {} : { name }) };
+  if (target.kind === 'config') return createConfigClient(target.entry, { ...handlers, ...timeout });
+  const options = { ...handlers, ...timeout, ...(name === undefined ? {} : { name }) };
   if (target.kind === 'stdio') return MCPClient.fromStdio(target.server, options);
   return MCPClient.fromUrl(target.url, { ...options, headers: target.headers, transport: target.transport });
 }
