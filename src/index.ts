@@ -94,6 +94,8 @@ export {
   type MCPToolDefinition,
   MCPToolError,
   type MCPToolFilter,
+  type MCPUrlElicitation,
+  type MCPUrlElicitationAction,
   type Progress,
   type Prompt,
   parseServerConfig,

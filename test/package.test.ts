@@ -121,10 +121,11 @@ describe('the packed package', () => {
     );
   });
 
-  it('installs without the model SDKs', () => {
+  it('installs without the optional peers: the model SDKs and @opentelemetry/api', () => {
     expect(existsSync(path.join(app, 'node_modules', 'agentwire', 'package.json'))).toBe(true);
     expect(existsSync(path.join(app, 'node_modules', '@anthropic-ai', 'sdk'))).toBe(false);
     expect(existsSync(path.join(app, 'node_modules', 'openai'))).toBe(false);
+    expect(existsSync(path.join(app, 'node_modules', '@opentelemetry', 'api'))).toBe(false);
   });
 
   it('runs as `npx agentwire --help`', async () => {

@@ -63,6 +63,8 @@ describe('public API', () => {
         'MCPCallOptionsSource',
         'MCPFormatResultContext',
         'MCPServerRequestHandlers',
+        'MCPUrlElicitation',
+        'MCPUrlElicitationAction',
         'ServerRequestContext',
         'AuthorizationCallback',
         'MCPStdioServer',

@@ -5,6 +5,7 @@
  */
 import { errorDataSuffix } from '../agent/error-data.js';
 import { MCPCallError, MCPConfigError, MCPToolError } from '../mcp/index.js';
+import { URL_ELICITATION_REQUIRED } from '../mcp/session/elicitations.js';
 import { ExitCode, type ExitCodeValue, singleLine } from './io.js';
 import { UsageError } from './usage-error.js';
 
@@ -29,6 +30,10 @@ export function describeFailure(error: unknown): Failure {
     const tail = error.stderrTail ?? [];
     const lines =
       tail.length === 0 ? [] : ['server stderr (last lines):', ...tail.map((line) => `  ${line}`)];
+    // -32042 (MCP spec 2025-11-25, "Elicitation > URL Elicitation Required Error") reaches here when no
+    // terminal could ask for consent, or the user said no: say how to go on.
+    if (error.code === URL_ELICITATION_REQUIRED)
+      lines.push('the server needs you to open that URL: open it in a browser, then run the command again');
     return {
       exitCode: error.kind === 'aborted' ? ExitCode.interrupted : ExitCode.connection,
       // A JSON-RPC error's `data` often says how to fix the call (`{"field":"x","hint":"use y"}`).

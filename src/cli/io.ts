@@ -11,6 +11,11 @@ export interface CliIo {
   stderr(text: string): void;
   /** Aborts the work in flight (Ctrl-C in the real CLI): a pending call is cancelled and the server stopped. */
   signal?: AbortSignal;
+  /**
+   * Asks the user a yes/no `question` (written as is, no newline added); set only when there is a terminal
+   * to answer on (stdin and stderr are TTYs). Without it, what needs consent is refused.
+   */
+  confirm?(question: string, signal?: AbortSignal): Promise<boolean>;
 }
 
 /**

@@ -11,6 +11,7 @@
  */
 import { ExitCode } from './io.js';
 import { runCli } from './program.js';
+import { confirmOnTerminal } from './url-consent.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const interrupt = new AbortController();
@@ -23,5 +24,6 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   signal: interrupt.signal,
+  ...(process.stdin.isTTY && process.stderr.isTTY && { confirm: confirmOnTerminal }),
 });
 for (const signal of SIGNALS) process.off(signal, onSignal);

@@ -172,19 +172,21 @@ export function serverTargets(values: ServerListOptionValues): ServerTarget[] {
 }
 
 /** Client options a command adds to every server it starts (`run`: answering sampling with its model). */
-export type ClientExtras = Pick<MCPClientOptions, 'onSampling'>;
+export type ClientExtras = Pick<MCPClientOptions, 'onSampling' | 'onUrlElicitation'>;
 
 /**
  * An `MCPClient` for the target; nothing is started until `connect()`. A `config` target's client is
  * named after its entry and does not filter its tools itself (see `exposedTools`).
  * @param name the server's name in errors, events and tool prefixes; default derived from the command or
  *   host. Ignored for a `config` target.
+ * @param handlers answers to server requests: sampling with the run's model, the URL-elicitation consent
+ *   (url-consent.ts).
  */
-export function createClient(target: ServerTarget, name?: string, extra: ClientExtras = {}): MCPClient {
-  const timeout = { ...extra, ...(target.timeout === undefined ? {} : { connectTimeoutMs: target.timeout }) };
+export function createClient(target: ServerTarget, name?: string, handlers: ClientExtras = {}): MCPClient {
+  const timeout = target.timeout === undefined ? {} : { connectTimeoutMs: target.timeout };
   // A configured server is always named after its entry: that is the name the user wrote and sees.
-  if (target.kind === 'config') return createConfigClient(target.entry, timeout);
-  const options = { ...timeout, ...(name === undefined ? {} : { name }) };
+  if (target.kind === 'config') return createConfigClient(target.entry, { ...handlers, ...timeout });
+  const options = { ...handlers, ...timeout, ...(name === undefined ? {} : { name }) };
   if (target.kind === 'stdio') return MCPClient.fromStdio(target.server, options);
   return MCPClient.fromUrl(target.url, { ...options, headers: target.headers, transport: target.transport });
 }

@@ -14,6 +14,7 @@ import { reportDiagnostics } from './diagnostics.js';
 import type { CliIo } from './io.js';
 import { throwSetupFailures } from './run-setup-error.js';
 import { type ClientExtras, createClient, type ServerTarget } from './server-options.js';
+import { urlElicitationHandler } from './url-consent.js';
 
 /**
  * One client per target, in the targets' order, each with a distinct name: a `--config` server keeps its
@@ -22,13 +23,22 @@ import { type ClientExtras, createClient, type ServerTarget } from './server-opt
  * name is what tells servers apart in tool prefixes, events and errors. A target's `timeout` (ms) bounds
  * connecting and each tool call. Nothing is started yet.
  */
-export function createClients(targets: readonly ServerTarget[], extra: ClientExtras = {}): MCPClient[] {
+export function createClients(
+  targets: readonly ServerTarget[],
+  extra: ClientExtras = {},
+  io?: CliIo,
+): MCPClient[] {
   const taken = new Set(targets.flatMap((target) => (target.kind === 'config' ? [target.entry.name] : [])));
+  // URL elicitation is declared only where the user can be asked (a terminal); elsewhere a server that
+  // needs it fails the call with a -32042 error naming the URL (see url-consent.ts and failure.ts).
+  const handlers: ClientExtras = io?.confirm
+    ? { ...extra, onUrlElicitation: urlElicitationHandler(io) }
+    : extra;
   return targets.map((target) => {
-    let client = createClient(target, undefined, extra);
+    let client = createClient(target, undefined, handlers);
     if (target.kind !== 'config') {
       const base = client.name;
-      for (let n = 2; taken.has(client.name); n += 1) client = createClient(target, `${base}-${n}`, extra);
+      for (let n = 2; taken.has(client.name); n += 1) client = createClient(target, `${base}-${n}`, handlers);
       taken.add(client.name);
     }
     // `--timeout` bounds each request, as for `agentwire call`: here, every tool call the model makes.
@@ -76,7 +86,7 @@ export async function withServers<T>(
     throw new MCPCallError('aborted', 'interrupted before connecting', { cause: signal.reason });
   }
   const servers = new MCPServers();
-  for (const [index, client] of createClients(targets, options.clientOptions).entries()) {
+  for (const [index, client] of createClients(targets, options.clientOptions, io).entries()) {
     if (options.diagnostics !== false) reportDiagnostics(client, io);
     servers.add(client, filterOf(targets[index]!));
   }

@@ -83,5 +83,10 @@ export type {
   MCPToolCallOptions,
 } from './session/call-options.js';
 export type { MCPProtocolVersion, MCPProtocolVersionOption } from './session/protocol-versions.js';
-export type { MCPServerRequestHandlers, ServerRequestContext } from './session/server-requests.js';
+export type {
+  MCPServerRequestHandlers,
+  MCPUrlElicitation,
+  MCPUrlElicitationAction,
+  ServerRequestContext,
+} from './session/server-requests.js';
 export type { AuthorizationCallback } from './transports/http/auth.js';

@@ -8,6 +8,7 @@ import { MCPCallError, type MCPCallErrorDetails, type MCPCallErrorKind } from '.
 import type { Redactor } from '../protocol/redact.js';
 import { redactCallError } from '../protocol/redact-error.js';
 import type { TransportCloseInfo } from '../transports/transport.js';
+import { requiredUrlElicitations, URL_ELICITATION_REQUIRED } from './elicitations.js';
 
 /** Where a failure happened, for the message and the error's fields. */
 export interface FailureContext {
@@ -52,6 +53,17 @@ export function toCallError(error: unknown, context: FailureContext): MCPCallErr
   if (error instanceof MCPCallError) {
     // A transport's error says what failed; the session knows the request it failed in.
     return make(error.kind, error.reason, context, { ...error.details(), cause: error.cause ?? error });
+  }
+  const elicitations = requiredUrlElicitations(error);
+  if (elicitations !== undefined && elicitations.length > 0) {
+    // MCP spec 2025-11-25, "Elicitation > URL Elicitation Required Error": the request can be retried once
+    // the user has opened these URLs; the message names them so that a host without a handler can say so.
+    const urls = elicitations.map((entry) => entry.url).join(', ');
+    return make('jsonrpc', `URL elicitation required (-32042): open ${urls}`, context, {
+      code: URL_ELICITATION_REQUIRED,
+      data: (error as ProtocolError).data,
+      cause: error,
+    });
   }
   if (error instanceof ProtocolError) {
     // The SDK keeps the server's error message as it came (`ProtocolError.fromError`); the code is its field.

@@ -157,8 +157,9 @@ async function probe(
         const supported = supportedFrom(outcome.data);
         if (supported === undefined) return legacy(false);
         const mutual = modern.find((v) => supported.includes(v));
-        // MCP spec 2026-07-28, "Basic > Versioning": retry once with a revision from `supported`.
-        if (mutual !== undefined && mutual !== version && attempt === 0) {
+        // MCP spec 2026-07-28, "Basic > Versioning": retry once with a revision from `supported`, even the one
+        // just refused when the server lists it (its refusal may not have been about the version we sent).
+        if (mutual !== undefined && attempt === 0) {
           version = mutual;
           continue;
         }

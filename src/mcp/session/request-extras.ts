@@ -1,11 +1,12 @@
 /**
- * What a session sends beyond the bare request: our request options as the SDK's, and the log level that the
- * 2026-07-28 era carries in every request's `_meta` instead of `logging/setLevel`.
+ * What a session sends beyond the bare request: our request options as the SDK's, the log level that the
+ * 2026-07-28 era carries in every request's `_meta` instead of `logging/setLevel`, and W3C trace context.
  */
 import { LOG_LEVEL_META_KEY, type RequestOptions as SdkRequestOptions } from '@modelcontextprotocol/client';
 import type { LoggingLevel } from '../protocol/types.js';
 import { progressOf } from './calls.js';
 import type { RequestOptions } from './request-options.js';
+import { activeTraceContext } from './trace-context.js';
 
 /**
  * Our request options as the SDK's, without `undefined` keys. A progress token is attached whenever progress can
@@ -25,15 +26,18 @@ export function sdkOptions(options: RequestOptions): SdkRequestOptions {
 }
 
 /**
- * `params` with `io.modelcontextprotocol/logLevel` in `_meta` (MCP spec 2026-07-28, changelog: the log level
- * is set per request; servers send `notifications/message` only for requests that carry it). A level the
- * caller put in `_meta` wins.
+ * `params` as sent: with `io.modelcontextprotocol/logLevel` in `_meta` when `level` is set (MCP spec
+ * 2026-07-28, changelog: the log level is set per request; servers send `notifications/message` only for
+ * requests that carry it), and `traceparent` / `tracestate` when the caller runs inside an OpenTelemetry
+ * span (trace-context.ts). Keys the caller put in `_meta` win. Without either, `params` itself.
  */
-export function withLogLevel(
+export function outboundParams(
   params: Record<string, unknown>,
-  level: LoggingLevel | undefined,
+  level?: LoggingLevel,
 ): Record<string, unknown> {
-  if (level === undefined) return params;
+  const trace = activeTraceContext();
+  if (level === undefined && trace.traceparent === undefined) return params;
   const meta = typeof params._meta === 'object' && params._meta !== null ? params._meta : {};
-  return { ...params, _meta: { [LOG_LEVEL_META_KEY]: level, ...meta } };
+  const levelMeta = level === undefined ? {} : { [LOG_LEVEL_META_KEY]: level };
+  return { ...params, _meta: { ...levelMeta, ...trace, ...meta } };
 }

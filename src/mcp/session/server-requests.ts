@@ -19,6 +19,28 @@ export interface ServerRequestContext {
   signal: AbortSignal;
 }
 
+/**
+ * A URL-mode elicitation (MCP spec 2025-11-25 and 2026-07-28, "Client > Elicitation > URL Mode"): the server
+ * asks the user to open `url` for an interaction that must not pass through the client (a third-party
+ * authorization, a payment, a secret). The client shows the URL (and its host) and asks for consent; it
+ * never opens it unasked, and never sees what the user does there.
+ */
+export interface MCPUrlElicitation {
+  /** The URL the user is asked to open. */
+  url: string;
+  /** The server's explanation of why. */
+  message: string;
+  /**
+   * The server's identifier for the elicitation (2025-11-25: in `elicitation/create` and in each entry of a
+   * -32042 error, echoed by `notifications/elicitation/complete`). Absent in 2026-07-28, which correlates
+   * through `requestState` instead.
+   */
+  elicitationId?: string;
+}
+
+/** The user's answer to a URL elicitation: consent to open it, a refusal, or a dismissal. */
+export type MCPUrlElicitationAction = 'accept' | 'decline' | 'cancel';
+
 /** Handlers for server-initiated requests; each one present declares its capability in `initialize`. */
 export interface MCPServerRequestHandlers {
   /** Answers `sampling/createMessage` with the host's model (declares `sampling`). */
@@ -28,6 +50,24 @@ export interface MCPServerRequestHandlers {
    * leaves out are filled from the `default`s in `requestedSchema`.
    */
   onElicitation?: (params: ElicitParams, context: ServerRequestContext) => Promise<ElicitResult>;
+  /**
+   * Answers URL-mode elicitations (declares `elicitation.url`): an `elicitation/create` of mode `url` (a
+   * server request in 2025-11-25, an `input_required` round in 2026-07-28), and each entry of a -32042 "URL
+   * elicitation required" error, after which the failed request is sent once more when every entry was
+   * accepted. `'accept'` means the user consented (and, for a -32042, finished the interaction: the request
+   * is retried when the handler returns). Without it, a -32042 fails the request with `MCPCallError` kind
+   * `jsonrpc`, `code` -32042, the URLs in its message and `data.elicitations`.
+   */
+  onUrlElicitation?: (
+    elicitation: MCPUrlElicitation,
+    context: ServerRequestContext,
+  ) => Promise<MCPUrlElicitationAction>;
+  /**
+   * Told of `notifications/elicitation/complete` for an elicitation `onUrlElicitation` accepted (MCP spec
+   * 2025-11-25, "Elicitation > Completion Notifications"); notifications for unknown or already completed
+   * ids are ignored. 2026-07-28 has no such notification.
+   */
+  onUrlElicitationComplete?: (elicitationId: string, context: { server: string }) => void;
   /** Roots offered to the server on `roots/list` (declares `roots.listChanged`); change with `setRoots()`. */
   roots?: Root[];
 }
@@ -36,7 +76,12 @@ export interface MCPServerRequestHandlers {
 export function clientCapabilities(handlers: MCPServerRequestHandlers): Record<string, object> {
   const capabilities: Record<string, object> = {};
   if (handlers.onSampling) capabilities.sampling = {};
-  if (handlers.onElicitation) capabilities.elicitation = { form: {} };
+  if (handlers.onElicitation || handlers.onUrlElicitation) {
+    capabilities.elicitation = {
+      ...(handlers.onElicitation && { form: {} }),
+      ...(handlers.onUrlElicitation && { url: {} }),
+    };
+  }
   if (handlers.roots) capabilities.roots = { listChanged: true };
   return capabilities;
 }

@@ -12,7 +12,6 @@ import { type Redactor, redactError } from '../protocol/redact-error.js';
 import type {
   CallToolResult,
   CreateMessageParams,
-  ElicitParams,
   Implementation,
   LoggingLevel,
   MCPToolDefinition,
@@ -21,10 +20,11 @@ import type {
 } from '../protocol/types.js';
 import type { AgentwireTransport, TransportCloseInfo } from '../transports/transport.js';
 import { DirectRequests, notConnected } from './calls.js';
+import { Elicitations } from './elicitations.js';
 import { closed, type FailureContext, lostInfo, teardownInfo, toCallError } from './error-mapping.js';
 import { dropLateProbeAnswers, prepareStart, refusedVersion } from './handover.js';
 import { type Negotiated, negotiate, type SessionEra } from './negotiate.js';
-import { sdkOptions, withLogLevel } from './request-extras.js';
+import { outboundParams, sdkOptions } from './request-extras.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
 import {
   anyObjectSchema,
@@ -34,11 +34,7 @@ import {
   listToolsResultSchema,
 } from './result-checks.js';
 import { isSdkLateMessageReport } from './sdk-signals.js';
-import {
-  applyElicitationDefaults,
-  clientCapabilities,
-  type MCPServerRequestHandlers,
-} from './server-requests.js';
+import { clientCapabilities, type MCPServerRequestHandlers } from './server-requests.js';
 import { type ExcludedTool, ToolHeaders } from './tool-headers.js';
 
 /** What a session tells its owner. */
@@ -91,6 +87,8 @@ export class Session {
   #direct: DirectRequests | undefined;
   /** The tools' `Mcp-Param-*` declarations, on a 2026-era Streamable HTTP connection (tool-headers.ts). */
   #toolHeaders: ToolHeaders | undefined;
+  /** Elicitation handlers, and the -32042 retry (elicitations.ts). */
+  #elicitations = new Elicitations('', {});
 
   private constructor(sdk: Client, transport: AgentwireTransport, server: string, redact?: Redactor) {
     this.#redact = redact;
@@ -194,7 +192,7 @@ export class Session {
   #answerServerRequests(features: SessionClientFeatures): void {
     const sdk = this.#sdk;
     const server = this.#server;
-    const { onSampling, onElicitation, currentRoots } = features;
+    const { onSampling, currentRoots } = features;
     if (onSampling) {
       sdk.setRequestHandler('sampling/createMessage', async (request, ctx) => {
         const result = await onSampling(request.params as CreateMessageParams, {
@@ -204,13 +202,8 @@ export class Session {
         return result as never;
       });
     }
-    if (onElicitation) {
-      sdk.setRequestHandler('elicitation/create', async (request, ctx) => {
-        const params = request.params as ElicitParams;
-        const result = await onElicitation(params, { server, signal: ctx.mcpReq.signal });
-        return applyElicitationDefaults(params, result) as never;
-      });
-    }
+    this.#elicitations = new Elicitations(server, features);
+    this.#elicitations.register(sdk);
     if (features.roots) {
       sdk.setRequestHandler('roots/list', () => ({ roots: currentRoots?.() ?? features.roots ?? [] }));
     }
@@ -307,8 +300,9 @@ export class Session {
   ): Promise<T> {
     try {
       this.#requireOpen();
-      const sent = withLogLevel(params, this.#logLevel);
-      return await this.#sdk.request({ method, params: sent }, schema, sdkOptions(options));
+      const sent = () => outboundParams(params, this.#logLevel);
+      const send = () => this.#sdk.request({ method, params: sent() }, schema, sdkOptions(options));
+      return await this.#elicitations.retrying(send, options.signal);
     } catch (error) {
       throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeoutMs });
     }
@@ -372,9 +366,11 @@ export class Session {
     };
     const params = { name, arguments: args };
     try {
-      const result = this.#direct
-        ? await this.#direct.request('tools/call', params, callToolResultSchema, options)
-        : await this.#callThroughSdk(params, options);
+      const send = () =>
+        this.#direct
+          ? this.#direct.request('tools/call', outboundParams(params), callToolResultSchema, options)
+          : this.#callThroughSdk(params, options);
+      const result = await this.#elicitations.retrying(send, options.signal);
       if (result.content === undefined) result.content = [];
       return result;
     } catch (error) {
@@ -399,7 +395,7 @@ export class Session {
     try {
       this.#requireOpen();
       return await this.#sdk.request(
-        { method: 'tools/call', params: withLogLevel(params, this.#logLevel) },
+        { method: 'tools/call', params: outboundParams(params, this.#logLevel) },
         callToolResultSchema,
         { ...sdkOptions({ ...options, signal }), ...(headers && { headers }) },
       );

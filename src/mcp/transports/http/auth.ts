@@ -24,10 +24,12 @@
 import {
   auth,
   computeScopeUnion,
+  discoverOAuthProtectedResourceMetadata,
   extractWWWAuthenticateParams,
   type FetchLike,
   isStrictScopeSuperset,
   type OAuthClientProvider,
+  type OAuthProtectedResourceMetadata,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { SecretSet } from '../../protocol/redact.js';
@@ -103,7 +105,45 @@ export class HttpAuth {
     const challenge = this.#learn(response);
     await response.body?.cancel().catch(() => {});
     this.#scope = computeScopeUnion(this.#scope, challenge.scope);
+    await this.#followMigration();
     await this.#authorize({});
+  }
+
+  /**
+   * A 401 while we hold a token may mean the resource moved to another authorization server (MCP spec
+   * 2026-07-28, "Authorization", SEP-2352: credentials are bound to the server that issued them, and a
+   * client MUST register again with a new one). The SDK's `auth()` trusts the provider's cached discovery
+   * state, so the protected resource metadata is read again here; when it names another authorization
+   * server, the cached state is replaced by one pointing there, and `auth()` then discovers that server's
+   * metadata, finds the stored client information bound to the old issuer (so registers afresh, by dynamic
+   * registration or a client ID metadata document) and authorizes there.
+   */
+  async #followMigration(): Promise<void> {
+    const provider = this.provider;
+    if (provider.saveDiscoveryState === undefined || (await provider.tokens()) === undefined) return;
+    const cached = await provider.discoveryState?.();
+    if (cached?.authorizationServerUrl === undefined) return;
+    const metadataUrl =
+      this.#resourceMetadataUrl ??
+      (cached.resourceMetadataUrl === undefined ? undefined : new URL(cached.resourceMetadataUrl));
+    let resourceMetadata: OAuthProtectedResourceMetadata;
+    try {
+      resourceMetadata = await discoverOAuthProtectedResourceMetadata(
+        this.#options.serverUrl,
+        metadataUrl === undefined ? {} : { resourceMetadataUrl: metadataUrl },
+        this.#options.fetch,
+      );
+    } catch {
+      // No metadata to compare with: `auth()` runs on the cached state as before and reports what fails.
+      return;
+    }
+    const named = resourceMetadata.authorization_servers?.[0];
+    if (named === undefined || sameUrl(named, cached.authorizationServerUrl)) return;
+    await provider.saveDiscoveryState({
+      authorizationServerUrl: named,
+      resourceMetadata,
+      ...(metadataUrl !== undefined && { resourceMetadataUrl: metadataUrl.href }),
+    });
   }
 
   /**
@@ -229,6 +269,15 @@ export function httpAuthFor(
     ...(options.fetch !== undefined && { fetch: options.fetch }),
     ...(options.skipIssuerMetadataValidation === true && { skipIssuerMetadataValidation: true }),
   });
+}
+
+/** Whether two URLs are the same once parsed (a trailing slash on the origin, case of the host). */
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return a === b;
+  }
 }
 
 /** The code and `iss` of a redirect callback; an OAuth `error` in it is thrown (its text is not trusted). */
