@@ -32,12 +32,14 @@ export function describeFailure(error: unknown): Failure {
       tail.length === 0 ? [] : ['server stderr (last lines):', ...tail.map((line) => `  ${line}`)];
     // -32042 (MCP spec 2025-11-25, "Elicitation > URL Elicitation Required Error") reaches here when no
     // terminal could ask for consent, or the user said no: say how to go on.
-    if (error.code === URL_ELICITATION_REQUIRED)
+    const urlRequired = error.code === URL_ELICITATION_REQUIRED;
+    if (urlRequired)
       lines.push('the server needs you to open that URL: open it in a browser, then run the command again');
     return {
       exitCode: error.kind === 'aborted' ? ExitCode.interrupted : ExitCode.connection,
-      // A JSON-RPC error's `data` often says how to fix the call (`{"field":"x","hint":"use y"}`).
-      text: [`error: ${singleLine(error.message)}${errorDataSuffix(error)}`, ...lines]
+      // A JSON-RPC error's `data` often says how to fix the call (`{"field":"x","hint":"use y"}`); a
+      // -32042's data is the URL list the message already names.
+      text: [`error: ${singleLine(error.message)}${urlRequired ? '' : errorDataSuffix(error)}`, ...lines]
         .map((line) => `${line}\n`)
         .join(''),
     };
