@@ -6,13 +6,11 @@
  * request funnel (calls.ts); everything else goes through the SDK. `MCPClient` owns a session at a time and makes a
  * new one to reconnect; a session is never reopened.
  */
-import { Client, SdkError, SdkErrorCode, type StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { Client, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { MCPCallError } from '../protocol/errors.js';
 import { type Redactor, redactError } from '../protocol/redact.js';
 import type {
   CallToolResult,
-  CreateMessageParams,
-  ElicitParams,
   Implementation,
   LoggingLevel,
   MCPToolDefinition,
@@ -33,12 +31,10 @@ import {
   listPageSchema,
   listToolsResultSchema,
 } from './result-checks.js';
+import { callThroughSdk } from './sdk-call.js';
 import { isSdkLateMessageReport } from './sdk-signals.js';
-import {
-  applyElicitationDefaults,
-  clientCapabilities,
-  type MCPServerRequestHandlers,
-} from './server-requests.js';
+import { answerServerRequests, routeNotifications } from './sdk-wiring.js';
+import { clientCapabilities, type MCPServerRequestHandlers } from './server-requests.js';
 import { type ExcludedTool, ToolHeaders } from './tool-headers.js';
 
 /** What a session tells its owner. */
@@ -149,8 +145,8 @@ export class Session {
       if (!session.#closing) hooks.onUnexpectedClose(closed(session.#context('connection')));
       session.#direct?.close();
     };
-    session.#routeNotifications(hooks);
-    session.#answerServerRequests(features);
+    routeNotifications(sdk, hooks);
+    answerServerRequests(sdk, server, features);
     prepareStart(transport, negotiated.started, options.signal);
     try {
       await sdk.connect(transport, { ...sdkOptions(options), ...(prior && { prior }) });
@@ -174,46 +170,6 @@ export class Session {
       session.#toolHeaders = new ToolHeaders((tool) => hooks.onToolExcluded?.(tool));
     session.#routeDirectResponses();
     return session;
-  }
-
-  #routeNotifications(hooks: SessionHooks): void {
-    const sdk = this.#sdk;
-    sdk.setNotificationHandler('notifications/tools/list_changed', () => hooks.onToolListChanged());
-    sdk.setNotificationHandler('notifications/message', (n) =>
-      hooks.onServerLog?.(n.params as ServerLogMessage),
-    );
-    sdk.setNotificationHandler('notifications/resources/updated', (n) =>
-      hooks.onResourceUpdated?.(n.params.uri),
-    );
-    sdk.setNotificationHandler('notifications/resources/list_changed', () =>
-      hooks.onListChanged?.('resources'),
-    );
-    sdk.setNotificationHandler('notifications/prompts/list_changed', () => hooks.onListChanged?.('prompts'));
-  }
-
-  #answerServerRequests(features: SessionClientFeatures): void {
-    const sdk = this.#sdk;
-    const server = this.#server;
-    const { onSampling, onElicitation, currentRoots } = features;
-    if (onSampling) {
-      sdk.setRequestHandler('sampling/createMessage', async (request, ctx) => {
-        const result = await onSampling(request.params as CreateMessageParams, {
-          server,
-          signal: ctx.mcpReq.signal,
-        });
-        return result as never;
-      });
-    }
-    if (onElicitation) {
-      sdk.setRequestHandler('elicitation/create', async (request, ctx) => {
-        const params = request.params as ElicitParams;
-        const result = await onElicitation(params, { server, signal: ctx.mcpReq.signal });
-        return applyElicitationDefaults(params, result) as never;
-      });
-    }
-    if (features.roots) {
-      sdk.setRequestHandler('roots/list', () => ({ roots: currentRoots?.() ?? features.roots ?? [] }));
-    }
   }
 
   /**
@@ -374,7 +330,7 @@ export class Session {
     try {
       const result = this.#direct
         ? await this.#direct.request('tools/call', params, callToolResultSchema, options)
-        : await this.#callThroughSdk(params, options);
+        : await this.#callThroughFunnel(params, options);
       if (result.content === undefined) result.content = [];
       return result;
     } catch (error) {
@@ -382,36 +338,15 @@ export class Session {
     }
   }
 
-  /** `tools/call` through the SDK's request funnel (2026-era connections). */
-  async #callThroughSdk(
+  /** `tools/call` through the SDK's request funnel (2026-era connections; sdk-call.ts). */
+  #callThroughFunnel(
     params: { name: string; arguments: Record<string, unknown> },
     options: RequestOptions,
   ): Promise<CallToolResult> {
-    // The SDK checks maxTotalTimeout only when progress arrives; enforce it exactly with a timer of ours.
-    const cap = options.maxTotalTimeoutMs;
-    const capper = cap === undefined ? undefined : new AbortController();
-    const timer = cap === undefined ? undefined : setTimeout(() => capper?.abort(), cap);
-    const signal =
-      capper && options.signal
-        ? AbortSignal.any([options.signal, capper.signal])
-        : (capper?.signal ?? options.signal);
+    this.#requireOpen();
     const headers = this.#toolHeaders?.headersFor(params.name, params.arguments);
-    try {
-      this.#requireOpen();
-      return await this.#sdk.request(
-        { method: 'tools/call', params: withLogLevel(params, this.#logLevel) },
-        callToolResultSchema,
-        { ...sdkOptions({ ...options, signal }), ...(headers && { headers }) },
-      );
-    } catch (error) {
-      const capped = capper?.signal.aborted === true && options.signal?.aborted !== true;
-      if (!capped) throw error;
-      throw new SdkError(SdkErrorCode.RequestTimeout, 'Maximum total timeout exceeded', {
-        maxTotalTimeout: cap,
-      });
-    } finally {
-      clearTimeout(timer);
-    }
+    const sent = withLogLevel(params, this.#logLevel) as typeof params;
+    return callThroughSdk(this.#sdk, { params: sent, headers }, options);
   }
 
   /** Closes the connection (DELETE for HTTP sessions, process tree for stdio). Idempotent; never throws. */
