@@ -21,6 +21,7 @@ import type { AgentwireTransport } from '../transports/transport.js';
 import { DirectRequests, notConnected } from './calls.js';
 import { closed, type FailureContext, toCallError } from './error-mapping.js';
 import { dropLateProbeAnswers, prepareStart, refusedVersion } from './handover.js';
+import { DEFAULT_MAX_INPUT_ROUNDS, modernWire, requestWithInputRounds } from './modern-calls.js';
 import { type Negotiated, negotiate, type SessionEra } from './negotiate.js';
 import { sdkOptions, withLogLevel } from './request-extras.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
@@ -66,6 +67,8 @@ export interface SessionClientFeatures extends MCPServerRequestHandlers {
   redact?: Redactor;
   /** The roots to answer `roots/list` with, read at request time. */
   currentRoots?: () => Root[];
+  /** Bound on the input-required rounds of one request (2026-07-28). Default 10. */
+  maxInputRounds?: number | undefined;
 }
 
 /** Builds a fresh transport for one connection attempt. */
@@ -85,6 +88,9 @@ export class Session {
   #logLevel: LoggingLevel | undefined;
   /** `tools/call` without the SDK's funnel; set once a 2025-era connection is up (see calls.ts). */
   #direct: DirectRequests | undefined;
+  /** The handlers that answer input requests (2026-07-28 direct calls). */
+  #answerers: SessionClientFeatures = {};
+  #maxInputRounds = DEFAULT_MAX_INPUT_ROUNDS;
   /** The tools' `Mcp-Param-*` declarations, on a 2026-era Streamable HTTP connection (tool-headers.ts). */
   #toolHeaders: ToolHeaders | undefined;
 
@@ -132,11 +138,15 @@ export class Session {
     }
     const { transport, prior } = negotiated;
     // A pin speaks only its revision; 'auto' keeps the SDK's own list, so the 2025 handshake is unchanged.
+    const maxRounds = features.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     const sdk = new Client(clientInfo, {
       capabilities,
       ...(protocolVersion !== 'auto' && { supportedProtocolVersions: [protocolVersion] }),
+      inputRequired: { maxRounds },
     });
     const session = new Session(sdk, transport, server, features.redact);
+    session.#answerers = features;
+    session.#maxInputRounds = maxRounds;
     sdk.onerror = (error) => {
       if (isSdkLateMessageReport(error)) hooks.onLateMessage?.();
       else hooks.onError(redactError(error, features.redact));
@@ -159,15 +169,17 @@ export class Session {
     }
     for (const report of negotiated.reports) transport.onerror?.(report);
     if (negotiated.lateProbe) dropLateProbeAnswers(transport);
-    // The 2026 era changes the request envelope and result decoding; its calls stay with the SDK.
-    if (sdk.getProtocolEra() === 'legacy')
+    const modern = sdk.getProtocolEra() !== 'legacy';
+    if (modern && era.probe === 'http')
+      session.#toolHeaders = new ToolHeaders((tool) => hooks.onToolExcluded?.(tool));
+    // 2026-07-28 calls take the direct path too (modern-calls.ts) unless the funnel is asked for.
+    if (!modern || era.modernCalls !== 'funnel')
       session.#direct = new DirectRequests(
         transport,
         (error) => sdk.onerror?.(error),
         () => hooks.onLateMessage?.(),
+        modern ? modernWire(sdk, clientInfo, capabilities, transport) : undefined,
       );
-    else if (era.probe === 'http')
-      session.#toolHeaders = new ToolHeaders((tool) => hooks.onToolExcluded?.(tool));
     session.#routeDirectResponses();
     return session;
   }
@@ -328,9 +340,11 @@ export class Session {
     };
     const params = { name, arguments: args };
     try {
-      const result = this.#direct
-        ? await this.#direct.request('tools/call', params, callToolResultSchema, options)
-        : await this.#callThroughFunnel(params, options);
+      const result = !this.#direct
+        ? await this.#callThroughFunnel(params, options)
+        : this.era === 'modern'
+          ? await this.#callDirectModern(params, options)
+          : await this.#direct.request('tools/call', params, callToolResultSchema, options);
       if (result.content === undefined) result.content = [];
       return result;
     } catch (error) {
@@ -347,6 +361,22 @@ export class Session {
     const headers = this.#toolHeaders?.headersFor(params.name, params.arguments);
     const sent = withLogLevel(params, this.#logLevel) as typeof params;
     return callThroughSdk(this.#sdk, { params: sent, headers }, options);
+  }
+
+  /** `tools/call` on the 2026-07-28 direct path (modern-calls.ts). */
+  #callDirectModern(
+    params: { name: string; arguments: Record<string, unknown> },
+    options: RequestOptions,
+  ): Promise<CallToolResult> {
+    const direct = this.#direct as DirectRequests;
+    const headers = this.#toolHeaders?.headersFor(params.name, params.arguments);
+    const sent = withLogLevel(params, this.#logLevel);
+    return requestWithInputRounds(direct, 'tools/call', sent, callToolResultSchema, options, {
+      server: this.#server,
+      answerers: this.#answerers,
+      maxRounds: this.#maxInputRounds,
+      headers,
+    });
   }
 
   /** Closes the connection (DELETE for HTTP sessions, process tree for stdio). Idempotent; never throws. */
