@@ -134,6 +134,8 @@ export class Connection {
    * reconnection it fails only the call, and the next call may find the server back.
    */
   meansConnectionLost(error: MCPCallError): boolean {
+    // A request lost in flight (`reissue`, 2026-07-28 HTTP) lost its stream, not the connection.
+    if (error.reissue === true) return false;
     return error.kind === 'session_expired' || (error.kind === 'transport' && this.#policy.enabled);
   }
 
@@ -142,6 +144,8 @@ export class Connection {
     if (!this.#policy.enabled || options.signal?.aborted || options.retryOnReconnect === false) return false;
     return (
       error instanceof MCPCallError &&
+      // The session already decided about a call lost in flight (session/reissue.ts).
+      error.reissue !== true &&
       (error.kind === 'connection_closed' || error.kind === 'session_expired' || error.kind === 'transport')
     );
   }

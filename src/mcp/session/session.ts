@@ -23,6 +23,7 @@ import { closed, type FailureContext, toCallError } from './error-mapping.js';
 import { dropLateProbeAnswers, prepareStart, refusedVersion } from './handover.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, modernWire, requestWithInputRounds } from './modern-calls.js';
 import { type Negotiated, negotiate, type SessionEra } from './negotiate.js';
+import { ReissuableTools, reissuingRead } from './reissue.js';
 import { sdkOptions, withLogLevel } from './request-extras.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
 import {
@@ -91,6 +92,8 @@ export class Session {
   /** The handlers that answer input requests (2026-07-28 direct calls). */
   #answerers: SessionClientFeatures = {};
   #maxInputRounds = DEFAULT_MAX_INPUT_ROUNDS;
+  /** The tools a `tools/call` lost in flight may be re-sent for (reissue.ts). */
+  readonly #reissuable = new ReissuableTools();
   /** The tools' `Mcp-Param-*` declarations, on a 2026-era Streamable HTTP connection (tool-headers.ts). */
   #toolHeaders: ToolHeaders | undefined;
 
@@ -234,7 +237,10 @@ export class Session {
    */
   listTools(options: RequestOptions): Promise<MCPToolDefinition[]> {
     return this.listAll<MCPToolDefinition>('tools/list', 'tools', options, listToolsResultSchema).then(
-      (tools) => this.#toolHeaders?.accept(tools) ?? tools,
+      (tools) => {
+        this.#reissuable.learn(tools);
+        return this.#toolHeaders?.accept(tools) ?? tools;
+      },
     );
   }
 
@@ -276,7 +282,9 @@ export class Session {
     try {
       this.#requireOpen();
       const sent = withLogLevel(params, this.#logLevel);
-      return await this.#sdk.request({ method, params: sent }, schema, sdkOptions(options));
+      return await reissuingRead(method, options.signal, () =>
+        this.#sdk.request({ method, params: sent }, schema, sdkOptions(options)),
+      );
     } catch (error) {
       throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeoutMs });
     }
@@ -339,17 +347,20 @@ export class Session {
       timeoutMs: options.timeoutMs,
     };
     const params = { name, arguments: args };
-    try {
-      const result = !this.#direct
-        ? await this.#callThroughFunnel(params, options)
-        : this.era === 'modern'
-          ? await this.#callDirectModern(params, options)
-          : await this.#direct.request('tools/call', params, callToolResultSchema, options);
-      if (result.content === undefined) result.content = [];
-      return result;
-    } catch (error) {
-      throw this.#fail(error, context);
-    }
+    const call = async (): Promise<CallToolResult> => {
+      try {
+        if (!this.#direct) return await this.#callThroughFunnel(params, options);
+        if (this.era === 'modern') return await this.#callDirectModern(params, options);
+        return await this.#direct.request('tools/call', params, callToolResultSchema, options);
+      } catch (error) {
+        throw this.#fail(error, context);
+      }
+    };
+    // Lost in flight (2026-07-28 over HTTP): re-sent only for a read-only or idempotent tool (reissue.ts).
+    const result =
+      this.era === 'modern' ? await this.#reissuable.call(name, options.signal, call) : await call();
+    if (result.content === undefined) result.content = [];
+    return result;
   }
 
   /** `tools/call` through the SDK's request funnel (2026-era connections; sdk-call.ts). */
