@@ -101,8 +101,9 @@ export interface MCPCallErrorDetails {
   /**
    * True when the request was lost in flight: over Streamable HTTP in MCP 2026-07-28 its response stream broke
    * before the response, and the client MUST re-issue it as a new request with a new id (MCP spec 2026-07-28,
-   * "Key Changes" 9; streams are not resumable). Whether re-issuing is safe (a `tools/call` may not be
-   * idempotent) is the caller's decision.
+   * "Key Changes" 9; streams are not resumable). `MCPClient` has already re-issued reads once; a `tools/call`
+   * is re-issued only for a tool annotated `readOnlyHint` or `idempotentHint`, so on any other tool this
+   * means the tool may or may not have run, and calling again may repeat its side effects: the caller decides.
    */
   reissue?: boolean | undefined;
   /** The input-required rounds bound that was reached (kind `input_required`). */

@@ -1,7 +1,8 @@
 /**
- * `tools/call` through the SDK's request funnel: the 2026-07-28 era's path (envelope, strict `resultType`,
+ * `tools/call` through the SDK's request funnel on a 2026-07-28 connection (envelope, strict `resultType`,
  * `input_required` rounds and stream-close cancellation are the SDK's), with agentwire's exact
- * `maxTotalTimeoutMs` and the tool's `Mcp-Param-*` headers.
+ * `maxTotalTimeoutMs` and the tool's `Mcp-Param-*` headers. The direct path (modern-calls.ts) is the default;
+ * this one stays as its reference (`SessionEra.modernCalls: 'funnel'`, the parity tests and the bench).
  */
 import { type Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '../protocol/types.js';

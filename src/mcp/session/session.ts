@@ -3,8 +3,8 @@
  *
  * One live connection to an MCP server: a transport plus the SDK's protocol layer, from the `initialize`
  * handshake (MCP spec 2025-11-25, "Lifecycle") to close. `tools/call`, the hot path, bypasses the SDK's
- * request funnel (calls.ts); everything else goes through the SDK. `MCPClient` owns a session at a time and makes a
- * new one to reconnect; a session is never reopened.
+ * request funnel in both eras (calls.ts; modern-calls.ts for 2026-07-28); everything else goes through the
+ * SDK. `MCPClient` owns a session at a time and makes a new one to reconnect; a session is never reopened.
  */
 import { Client, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { MCPCallError } from '../protocol/errors.js';
