@@ -23,8 +23,8 @@ const CLIENT = { name: 'parity', version: '1.0.0' };
 
 const http: Record<'modern' | 'dual', Era2026HttpServer | undefined> = { modern: undefined, dual: undefined };
 beforeAll(async () => {
-  http.modern = await startEra2026Http({ modernOnly: true });
-  http.dual = await startEra2026Http({ modernOnly: false });
+  http.modern = await startEra2026Http({ modernOnly: true, mrtr: true });
+  http.dual = await startEra2026Http({ modernOnly: false, mrtr: true });
 });
 afterAll(async () => {
   await Promise.all([http.modern?.close(), http.dual?.close()]);
@@ -59,7 +59,8 @@ async function open(fixture: Fixture, calls: 'direct' | 'funnel', features: Sess
     const transport: AgentwireTransport = fixture.startsWith('stdio')
       ? new StdioTransport({
           command: process.execPath,
-          args: fixture === 'stdio dual' ? [STDIO_SERVER] : [STDIO_SERVER, '--modern-only'],
+          args:
+            fixture === 'stdio dual' ? [STDIO_SERVER, '--mrtr'] : [STDIO_SERVER, '--modern-only', '--mrtr'],
           serverName: 'test',
         })
       : new StreamableHTTPTransport({ url: httpServer(fixture).url, serverName: 'test' });
@@ -109,6 +110,12 @@ async function failure(promise: Promise<unknown>) {
     inputMethod: e.inputMethod,
   };
 }
+
+const answerAll: SessionClientFeatures = {
+  onElicitation: async () => ({ action: 'accept', content: { name: 'Ada' } }),
+  onSampling: async () => ({ role: 'assistant', content: { type: 'text', text: 'fine' }, model: 'm' }),
+  roots: [{ uri: 'file:///r', name: 'r' }],
+};
 
 const serverInfo = { [SERVER_INFO_KEY]: { name: 'era2026-fixture', version: '1.0.0' } };
 
@@ -252,6 +259,55 @@ describe.each(FIXTURES)('2026-07-28 tools/call over %s', (fixture) => {
         kind: 'jsonrpc',
         code: -32021,
         data: { requiredCapabilities: { elicitation: { form: {} } } },
+      });
+    });
+
+    it('several input requests and rounds: the same result and the same retries', async () => {
+      const { session, sent } = await open(fixture, via, answerAll);
+      const result = await session.callTool('survey', {}, {});
+      expect(result.content).toEqual([{ type: 'text', text: 'Ada / fine / file:///r' }]);
+      const legs = calls(sent);
+      expect(legs.map((leg) => Object.keys(leg.message.params as object).sort())).toEqual([
+        ['_meta', 'arguments', 'name'],
+        ['_meta', 'arguments', 'inputResponses', 'name', 'requestState'],
+        ['_meta', 'arguments', 'inputResponses', 'name', 'requestState'],
+      ]);
+      expect(new Set(legs.map((leg) => leg.message.id)).size).toBe(3);
+    });
+
+    it('the round bound gives the same error', async () => {
+      const { session, sent } = await open(fixture, via, { ...answerAll, maxInputRounds: 2 });
+      expect(await failure(session.callTool('nag', {}, {}))).toEqual({
+        message: 'MCP server "test": tools/call "nag" failed: still required input after 2 rounds',
+        kind: 'input_required',
+        reason: 'still required input after 2 rounds',
+        server: 'test',
+        method: 'tools/call',
+        toolName: 'nag',
+        code: undefined,
+        data: undefined,
+        timeoutMs: undefined,
+        status: undefined,
+        reissue: undefined,
+        inputRounds: 2,
+        inputMethod: undefined,
+      });
+      expect(
+        calls(sent).map((leg) => (leg.message.params as { requestState?: string }).requestState),
+      ).toEqual([undefined, '1', '2']);
+    });
+
+    it('maxTotalTimeoutMs bounds the rounds and the handlers together', async () => {
+      const { session } = await open(fixture, via, {
+        onElicitation: () =>
+          new Promise((resolve) =>
+            setTimeout(() => resolve({ action: 'accept', content: { ok: 'y' } }), 400),
+          ),
+      });
+      expect(await failure(session.callTool('state_echo', {}, { maxTotalTimeoutMs: 150 }))).toMatchObject({
+        kind: 'timeout',
+        reason: 'timed out: exceeded maxTotalTimeout of 150 ms',
+        timeoutMs: 150,
       });
     });
 
