@@ -70,9 +70,15 @@ function stopper(child) {
     });
 }
 
-/** Starts the fast HTTP fixture as a child; resolves to `{ url, stop() }`. */
-export async function startFastHttp(tools) {
-  const env = smallEnv(tools === undefined ? {} : { BENCH_TOOLS: String(tools) });
+/**
+ * Starts the fast HTTP fixture as a child; resolves to `{ url, stop() }`. `modern`: it speaks 2026-07-28 too
+ * (mcp-core.mjs).
+ */
+export async function startFastHttp(tools, { modern = false } = {}) {
+  const env = smallEnv({
+    ...(tools === undefined ? {} : { BENCH_TOOLS: String(tools) }),
+    ...(modern && { BENCH_MODERN: '1' }),
+  });
   const child = spawn(process.execPath, [FAST_HTTP], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   const url = await waitForLine(child, (out) => out.match(/http:\/\/\S+\/mcp/)?.[0], 'fast-http fixture');
   return { url, stop: stopper(child) };

@@ -76,6 +76,14 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
    * server's revisions and ours). See `MCPClient.getProtocolVersion()`.
    */
   protocolVersion?: MCPProtocolVersionOption;
+  /**
+   * Bound on the input-required rounds of one request in MCP 2026-07-28 (`tools/call`, `prompts/get`,
+   * `resources/read`; MCP spec 2026-07-28, "Basic > Patterns > Multi Round-Trip Requests"): the number of
+   * times the server may answer `input_required` and have it fulfilled through `onElicitation`, `onSampling`
+   * and `roots`. The next one fails the request with `MCPCallError` kind `input_required`, `inputRounds` set
+   * to this bound. A count, integer ≥ 0. Default 10 (the MCP SDK's).
+   */
+  maxInputRounds?: number;
 }
 
 /** Options for requests other than `tools/call`: the signal and timeout of every request. */

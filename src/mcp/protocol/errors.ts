@@ -54,6 +54,9 @@ export class MCPToolError extends MCPError {
  * - `session_expired`: the Streamable HTTP server no longer knows our `Mcp-Session-Id` (404, or a 400 that
  *   says so); the session has been cleared.
  * - `not_connected`: the client is not connected (never connected, disconnected, or reconnection gave up).
+ * - `input_required`: the server still asked for input the client could not give (MCP spec 2026-07-28,
+ *   "Basic > Patterns > Multi Round-Trip Requests"): more rounds than `maxInputRounds` (`inputRounds` set to
+ *   the bound), or an embedded request the client has no handler for (`inputMethod` set); nothing more was sent.
  */
 export type MCPCallErrorKind =
   | 'spawn'
@@ -65,7 +68,8 @@ export type MCPCallErrorKind =
   | 'timeout'
   | 'aborted'
   | 'session_expired'
-  | 'not_connected';
+  | 'not_connected'
+  | 'input_required';
 
 /** Details an {@link MCPCallError} may carry; which ones are set depends on `kind`. */
 export interface MCPCallErrorDetails {
@@ -97,10 +101,15 @@ export interface MCPCallErrorDetails {
   /**
    * True when the request was lost in flight: over Streamable HTTP in MCP 2026-07-28 its response stream broke
    * before the response, and the client MUST re-issue it as a new request with a new id (MCP spec 2026-07-28,
-   * "Key Changes" 9; streams are not resumable). Whether re-issuing is safe (a `tools/call` may not be
-   * idempotent) is the caller's decision.
+   * "Key Changes" 9; streams are not resumable). `MCPClient` has already re-issued reads once; a `tools/call`
+   * is re-issued only for a tool annotated `readOnlyHint` or `idempotentHint`, so on any other tool this
+   * means the tool may or may not have run, and calling again may repeat its side effects: the caller decides.
    */
   reissue?: boolean | undefined;
+  /** The input-required rounds bound that was reached (kind `input_required`). */
+  inputRounds?: number | undefined;
+  /** The embedded request no handler answers: `elicitation/create`, … (kind `input_required`). */
+  inputMethod?: string | undefined;
   cause?: unknown;
 }
 
@@ -147,6 +156,8 @@ export class MCPCallError extends MCPError {
   readonly stderrTail: readonly string[] | undefined;
   readonly timeoutMs: number | undefined;
   readonly reissue: boolean | undefined;
+  readonly inputRounds: number | undefined;
+  readonly inputMethod: string | undefined;
 
   /**
    * @param reason - What went wrong, without where: the message is built from it and `details` (see
@@ -167,6 +178,8 @@ export class MCPCallError extends MCPError {
     this.stderrTail = details.stderrTail;
     this.timeoutMs = details.timeoutMs;
     this.reissue = details.reissue;
+    this.inputRounds = details.inputRounds;
+    this.inputMethod = details.inputMethod;
   }
 
   /** The details this error carries, for building a derived error (e.g. the same failure, now naming the tool). */
@@ -184,6 +197,8 @@ export class MCPCallError extends MCPError {
       stderrTail: this.stderrTail,
       timeoutMs: this.timeoutMs,
       reissue: this.reissue,
+      inputRounds: this.inputRounds,
+      inputMethod: this.inputMethod,
       cause: this.cause,
     };
   }

@@ -44,20 +44,36 @@ interface PendingRequest {
 
 const ID_PREFIX = 'aw-';
 
+/** How requests travel on a 2026-07-28 connection. */
+export interface ModernWire {
+  /** The per-request `_meta` envelope (protocol version, client info, client capabilities). */
+  envelope: Readonly<Record<string, unknown>>;
+  /** Streamable HTTP: closing a request's stream cancels it (no `notifications/cancelled`). */
+  streamCloseCancels: boolean;
+}
+
 /** Pending direct requests of one connection, by id. */
 export class DirectRequests {
   readonly #transport: AgentwireTransport;
   readonly #onError: (error: Error) => void;
   readonly #onLateMessage: () => void;
   readonly #pending = new Map<string, PendingRequest>();
+  readonly #modern: ModernWire | undefined;
   #lastId = 0;
   #closed = false;
 
   /**
    * @param onError - receives failures that belong to no call (a cancellation that could not be sent).
    * @param onLateMessage - told of a response or progress for a call no longer pending (see `take`).
+   * @param modern - on a 2026-07-28 connection: the envelope and how cancellation travels.
    */
-  constructor(transport: AgentwireTransport, onError: (error: Error) => void, onLateMessage: () => void) {
+  constructor(
+    transport: AgentwireTransport,
+    onError: (error: Error) => void,
+    onLateMessage: () => void,
+    modern?: ModernWire,
+  ) {
+    this.#modern = modern;
     this.#transport = transport;
     this.#onError = onError;
     this.#onLateMessage = onLateMessage;
@@ -74,18 +90,38 @@ export class DirectRequests {
     schema: StandardSchemaV1<unknown, T>,
     options: RequestOptions,
   ): Promise<T> {
+    return this.send(method, params, options, (result) => checkResult(method, schema, result));
+  }
+
+  /**
+   * Sends one request and resolves with what `decode` makes of its result (a 2026-07-28 leg, say:
+   * modern-calls.ts). In the 2026-07-28 era the request carries the `_meta` envelope, and with
+   * `streamCloseCancels` a timeout or abort closes the request's stream instead of sending
+   * `notifications/cancelled` (MCP spec 2026-07-28, "Basic > Patterns > Cancellation").
+   * @throws as {@link DirectRequests.request}, and what `decode` throws.
+   */
+  send<R>(
+    method: string,
+    params: Record<string, unknown>,
+    options: RequestOptions,
+    decode: (result: unknown) => R | Promise<R>,
+    headers?: Record<string, string>,
+  ): Promise<R> {
     if (this.#closed) return Promise.reject(notConnected());
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(abortError(signal.reason));
     const id = `${ID_PREFIX}${++this.#lastId}`;
     const wantsProgress = options.onprogress !== undefined || options.resetTimeoutOnProgress === true;
+    const modern = this.#modern;
+    const sent = wantsProgress ? withProgressToken(params, id) : params;
     const message: JSONRPCRequest = {
       jsonrpc: '2.0',
       id,
       method,
-      params: wantsProgress ? withProgressToken(params, id) : params,
+      params: modern ? withEnvelope(sent, modern.envelope) : sent,
     };
-    return new Promise<T>((resolve, reject) => {
+    const requestAbort = modern?.streamCloseCancels ? new AbortController() : undefined;
+    return new Promise<R>((resolve, reject) => {
       const timeout = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
       const timedOut = () =>
         cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout }));
@@ -117,7 +153,8 @@ export class DirectRequests {
       const cancel = (error: unknown, reason: unknown = error): void => {
         if (!settle()) return;
         reject(error);
-        this.#sendCancellation(id, reason);
+        if (requestAbort) requestAbort.abort();
+        else this.#sendCancellation(id, reason);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       const onprogress = options.onprogress;
@@ -135,13 +172,15 @@ export class DirectRequests {
             return;
           }
           try {
-            resolve(checkResult(method, schema, response.result));
+            resolve(decode(response.result));
           } catch (error) {
             reject(error);
           }
         },
       });
-      this.#transport.send(message).catch(fail);
+      const sendOptions =
+        headers || requestAbort ? { headers, requestSignal: requestAbort?.signal } : undefined;
+      this.#transport.send(message, sendOptions).catch(fail);
     });
   }
 
@@ -182,7 +221,9 @@ export class DirectRequests {
     const cancelled: JSONRPCMessage = {
       jsonrpc: '2.0',
       method: 'notifications/cancelled',
-      params: { requestId: id, reason: String(reason) },
+      params: this.#modern
+        ? withEnvelope({ requestId: id, reason: String(reason) }, this.#modern.envelope)
+        : { requestId: id, reason: String(reason) },
     };
     this.#transport.send(cancelled).catch((error: unknown) => {
       this.#onError(new Error(`Failed to send cancellation: ${error}`, { cause: error }));
@@ -195,13 +236,25 @@ function withProgressToken(params: Record<string, unknown>, token: string): Reco
   return { ...params, _meta: { ...meta, progressToken: token } };
 }
 
+/**
+ * `params` with the 2026-07-28 `_meta` envelope, the caller's `_meta` keys (log level, progress token) after
+ * it, as the SDK's funnel builds it (MCP spec 2026-07-28, "Basic > _meta").
+ */
+function withEnvelope(
+  params: Record<string, unknown>,
+  envelope: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const meta = isRecord(params._meta) ? params._meta : {};
+  return { ...params, _meta: { ...envelope, ...meta } };
+}
+
 /** What a request on a closed connection rejects with (typed, where the SDK's request funnel has only text). */
 export function notConnected(): SdkError {
   return new SdkError(SdkErrorCode.NotConnected, 'Not connected');
 }
 
 /** What the SDK rejects an aborted request with; `toCallError` reports it from the signal either way. */
-function abortError(reason: unknown): SdkError {
+export function abortError(reason: unknown): SdkError {
   return reason instanceof SdkError ? reason : new SdkError(SdkErrorCode.RequestTimeout, String(reason));
 }
 
@@ -226,7 +279,7 @@ function jsonRpcError(error: unknown): ProtocolError {
  * The result checked by `schema`, the SDK's way (its error text: `Invalid result for <method>: …`);
  * synchronous for a synchronous schema, as ours are (wire-schemas.ts), so a call settles without extra hops.
  */
-function checkResult<T>(
+export function checkResult<T>(
   method: string,
   schema: StandardSchemaV1<unknown, T>,
   result: unknown,

@@ -63,6 +63,19 @@ export class Elicitations {
     }
   }
 
+  /**
+   * `handlers` with `onElicitation` answering both modes as `elicitation/create` is answered here (for the
+   * `input_required` rounds of the 2026-07-28 direct path, modern-calls.ts); unchanged without a handler.
+   */
+  answerers<T extends MCPServerRequestHandlers>(handlers: T): T {
+    if (!handlers.onElicitation && !handlers.onUrlElicitation) return handlers;
+    return {
+      ...handlers,
+      onElicitation: (params: ElicitParams, { signal }: { signal: AbortSignal }) =>
+        this.#answer(params, signal),
+    };
+  }
+
   async #answer(params: ElicitParams, signal: AbortSignal): Promise<ElicitResult> {
     const { onElicitation, onUrlElicitation } = this.#handlers;
     if (params.mode === 'url' && onUrlElicitation) {

@@ -99,6 +99,21 @@ function fromSdkError(error: SdkError, context: FailureContext): MCPCallError {
       return closed(context, error);
     case SdkErrorCode.NotConnected:
       return make('not_connected', 'not connected', context, { cause: error });
+    case SdkErrorCode.InputRequiredRoundsExceeded: {
+      const rounds = numberFromData(error.data, 'rounds');
+      return make('input_required', `still required input after ${rounds} rounds`, context, {
+        inputRounds: rounds,
+        cause: error,
+      });
+    }
+    case SdkErrorCode.CapabilityNotSupported: {
+      const method = stringFromData(error.data, 'method');
+      if (method === undefined) return make('protocol', error.message, context, { cause: error });
+      return make('input_required', `asked for ${method}, which this client has no handler for`, context, {
+        inputMethod: method,
+        cause: error,
+      });
+    }
     case SdkErrorCode.InvalidResult:
       return make('protocol', `invalid result: ${error.message}`, context, { cause: error });
     default:
@@ -138,6 +153,12 @@ export function teardownInfo(
 ): TransportCloseInfo | undefined {
   if (typeof closing === 'boolean' || (info !== undefined && info.kind !== 'not_connected')) return info;
   return closing;
+}
+
+function stringFromData(data: unknown, key: string): string | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const value = (data as Record<string, unknown>)[key];
+  return typeof value === 'string' ? value : undefined;
 }
 
 function numberFromData(data: unknown, key: string): number | undefined {

@@ -53,6 +53,11 @@ export interface SessionEra {
   probe?: EraProbe | undefined;
   /** The modern revisions offered, most preferred first (tests offer unknown ones). */
   modernVersions?: readonly string[];
+  /**
+   * How 2026-07-28 `tools/call`s travel: `'direct'` (default; modern-calls.ts) or through the SDK's request
+   * funnel (sdk-call.ts). The two behave alike; tests run the same cases on both.
+   */
+  modernCalls?: 'direct' | 'funnel';
 }
 
 /** What {@link negotiate} needs. */

@@ -3,15 +3,14 @@
  *
  * One live connection to an MCP server: a transport plus the SDK's protocol layer, from the `initialize`
  * handshake (MCP spec 2025-11-25, "Lifecycle") to close. `tools/call`, the hot path, bypasses the SDK's
- * request funnel (calls.ts); everything else goes through the SDK. `MCPClient` owns a session at a time and makes a
- * new one to reconnect; a session is never reopened.
+ * request funnel in both eras (calls.ts; modern-calls.ts for 2026-07-28); everything else goes through the
+ * SDK. `MCPClient` owns a session at a time and makes a new one to reconnect; a session is never reopened.
  */
-import { Client, SdkError, SdkErrorCode, type StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { Client, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { MCPCallError } from '../protocol/errors.js';
 import { type Redactor, redactError } from '../protocol/redact-error.js';
 import type {
   CallToolResult,
-  CreateMessageParams,
   Implementation,
   LoggingLevel,
   MCPToolDefinition,
@@ -23,7 +22,9 @@ import { DirectRequests, notConnected } from './calls.js';
 import { Elicitations } from './elicitations.js';
 import { closed, type FailureContext, lostInfo, teardownInfo, toCallError } from './error-mapping.js';
 import { dropLateProbeAnswers, prepareStart, refusedVersion } from './handover.js';
+import { DEFAULT_MAX_INPUT_ROUNDS, modernWire, requestWithInputRounds } from './modern-calls.js';
 import { type Negotiated, negotiate, type SessionEra } from './negotiate.js';
+import { ReissuableTools, reissuingRead } from './reissue.js';
 import { outboundParams, sdkOptions } from './request-extras.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
 import {
@@ -33,7 +34,9 @@ import {
   listPageSchema,
   listToolsResultSchema,
 } from './result-checks.js';
+import { callThroughSdk } from './sdk-call.js';
 import { isSdkLateMessageReport } from './sdk-signals.js';
+import { answerServerRequests, routeNotifications } from './sdk-wiring.js';
 import { clientCapabilities, type MCPServerRequestHandlers } from './server-requests.js';
 import { type ExcludedTool, ToolHeaders } from './tool-headers.js';
 
@@ -66,6 +69,8 @@ export interface SessionClientFeatures extends MCPServerRequestHandlers {
   redact?: Redactor;
   /** The roots to answer `roots/list` with, read at request time. */
   currentRoots?: () => Root[];
+  /** Bound on the input-required rounds of one request (2026-07-28). Default 10. */
+  maxInputRounds?: number | undefined;
 }
 
 /** Builds a fresh transport for one connection attempt. */
@@ -85,6 +90,11 @@ export class Session {
   #logLevel: LoggingLevel | undefined;
   /** `tools/call` without the SDK's funnel; set once a 2025-era connection is up (see calls.ts). */
   #direct: DirectRequests | undefined;
+  /** The handlers that answer input requests (2026-07-28 direct calls). */
+  #answerers: SessionClientFeatures = {};
+  #maxInputRounds = DEFAULT_MAX_INPUT_ROUNDS;
+  /** The tools a `tools/call` lost in flight may be re-sent for (reissue.ts). */
+  readonly #reissuable = new ReissuableTools();
   /** The tools' `Mcp-Param-*` declarations, on a 2026-era Streamable HTTP connection (tool-headers.ts). */
   #toolHeaders: ToolHeaders | undefined;
   /** Elicitation handlers, and the -32042 retry (elicitations.ts). */
@@ -134,11 +144,17 @@ export class Session {
     }
     const { transport, prior } = negotiated;
     // A pin speaks only its revision; 'auto' keeps the SDK's own list, so the 2025 handshake is unchanged.
+    const maxRounds = features.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     const sdk = new Client(clientInfo, {
       capabilities,
       ...(protocolVersion !== 'auto' && { supportedProtocolVersions: [protocolVersion] }),
+      inputRequired: { maxRounds },
     });
     const session = new Session(sdk, transport, server, features.redact);
+    session.#elicitations = new Elicitations(server, features);
+    // Input rounds of the 2026-07-28 direct path answer elicitations as `elicitation/create` does.
+    session.#answerers = session.#elicitations.answerers(features);
+    session.#maxInputRounds = maxRounds;
     sdk.onerror = (error) => {
       if (isSdkLateMessageReport(error)) hooks.onLateMessage?.();
       else hooks.onError(redactError(error, features.redact));
@@ -147,8 +163,8 @@ export class Session {
       if (!session.#closing) hooks.onUnexpectedClose(closed(session.#context('connection')));
       session.#direct?.close();
     };
-    session.#routeNotifications(hooks);
-    session.#answerServerRequests(features);
+    routeNotifications(sdk, hooks);
+    answerServerRequests(sdk, server, features, session.#elicitations);
     prepareStart(transport, negotiated.started, options.signal);
     try {
       await sdk.connect(transport, { ...sdkOptions(options), ...(prior && { prior }) });
@@ -161,52 +177,19 @@ export class Session {
     }
     for (const report of negotiated.reports) transport.onerror?.(report);
     if (negotiated.lateProbe) dropLateProbeAnswers(transport);
-    // The 2026 era changes the request envelope and result decoding; its calls stay with the SDK.
-    if (sdk.getProtocolEra() === 'legacy')
+    const modern = sdk.getProtocolEra() !== 'legacy';
+    if (modern && era.probe === 'http')
+      session.#toolHeaders = new ToolHeaders((tool) => hooks.onToolExcluded?.(tool));
+    // 2026-07-28 calls take the direct path too (modern-calls.ts) unless the funnel is asked for.
+    if (!modern || era.modernCalls !== 'funnel')
       session.#direct = new DirectRequests(
         transport,
         (error) => sdk.onerror?.(error),
         () => hooks.onLateMessage?.(),
+        modern ? modernWire(sdk, clientInfo, capabilities, transport) : undefined,
       );
-    else if (era.probe === 'http')
-      session.#toolHeaders = new ToolHeaders((tool) => hooks.onToolExcluded?.(tool));
     session.#routeDirectResponses();
     return session;
-  }
-
-  #routeNotifications(hooks: SessionHooks): void {
-    const sdk = this.#sdk;
-    sdk.setNotificationHandler('notifications/tools/list_changed', () => hooks.onToolListChanged());
-    sdk.setNotificationHandler('notifications/message', (n) =>
-      hooks.onServerLog?.(n.params as ServerLogMessage),
-    );
-    sdk.setNotificationHandler('notifications/resources/updated', (n) =>
-      hooks.onResourceUpdated?.(n.params.uri),
-    );
-    sdk.setNotificationHandler('notifications/resources/list_changed', () =>
-      hooks.onListChanged?.('resources'),
-    );
-    sdk.setNotificationHandler('notifications/prompts/list_changed', () => hooks.onListChanged?.('prompts'));
-  }
-
-  #answerServerRequests(features: SessionClientFeatures): void {
-    const sdk = this.#sdk;
-    const server = this.#server;
-    const { onSampling, currentRoots } = features;
-    if (onSampling) {
-      sdk.setRequestHandler('sampling/createMessage', async (request, ctx) => {
-        const result = await onSampling(request.params as CreateMessageParams, {
-          server,
-          signal: ctx.mcpReq.signal,
-        });
-        return result as never;
-      });
-    }
-    this.#elicitations = new Elicitations(server, features);
-    this.#elicitations.register(sdk);
-    if (features.roots) {
-      sdk.setRequestHandler('roots/list', () => ({ roots: currentRoots?.() ?? features.roots ?? [] }));
-    }
   }
 
   /**
@@ -259,7 +242,10 @@ export class Session {
    */
   listTools(options: RequestOptions): Promise<MCPToolDefinition[]> {
     return this.listAll<MCPToolDefinition>('tools/list', 'tools', options, listToolsResultSchema).then(
-      (tools) => this.#toolHeaders?.accept(tools) ?? tools,
+      (tools) => {
+        this.#reissuable.learn(tools);
+        return this.#toolHeaders?.accept(tools) ?? tools;
+      },
     );
   }
 
@@ -300,9 +286,16 @@ export class Session {
   ): Promise<T> {
     try {
       this.#requireOpen();
-      const sent = () => outboundParams(params, this.#logLevel);
-      const send = () => this.#sdk.request({ method, params: sent() }, schema, sdkOptions(options));
-      return await this.#elicitations.retrying(send, options.signal);
+      const send = () =>
+        this.#sdk.request(
+          { method, params: outboundParams(params, this.#logLevel) },
+          schema,
+          sdkOptions(options),
+        );
+      return await this.#elicitations.retrying(
+        () => reissuingRead(method, options.signal, send),
+        options.signal,
+      );
     } catch (error) {
       throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeoutMs });
     }
@@ -365,49 +358,51 @@ export class Session {
       timeoutMs: options.timeoutMs,
     };
     const params = { name, arguments: args };
-    try {
-      const send = () =>
-        this.#direct
-          ? this.#direct.request('tools/call', outboundParams(params), callToolResultSchema, options)
-          : this.#callThroughSdk(params, options);
-      const result = await this.#elicitations.retrying(send, options.signal);
-      if (result.content === undefined) result.content = [];
-      return result;
-    } catch (error) {
-      throw this.#fail(error, context);
-    }
+    const send = (): Promise<CallToolResult> => {
+      if (!this.#direct) return this.#callThroughFunnel(params, options);
+      if (this.era === 'modern') return this.#callDirectModern(params, options);
+      return this.#direct.request('tools/call', outboundParams(params), callToolResultSchema, options);
+    };
+    const call = async (): Promise<CallToolResult> => {
+      try {
+        // -32042 "URL elicitation required": the URL handler, then one retry (elicitations.ts).
+        return await this.#elicitations.retrying(send, options.signal);
+      } catch (error) {
+        throw this.#fail(error, context);
+      }
+    };
+    // Lost in flight (2026-07-28 over HTTP): re-sent only for a read-only or idempotent tool (reissue.ts).
+    const result =
+      this.era === 'modern' ? await this.#reissuable.call(name, options.signal, call) : await call();
+    if (result.content === undefined) result.content = [];
+    return result;
   }
 
-  /** `tools/call` through the SDK's request funnel (2026-era connections). */
-  async #callThroughSdk(
+  /** `tools/call` through the SDK's request funnel (2026-era connections; sdk-call.ts). */
+  #callThroughFunnel(
     params: { name: string; arguments: Record<string, unknown> },
     options: RequestOptions,
   ): Promise<CallToolResult> {
-    // The SDK checks maxTotalTimeout only when progress arrives; enforce it exactly with a timer of ours.
-    const cap = options.maxTotalTimeoutMs;
-    const capper = cap === undefined ? undefined : new AbortController();
-    const timer = cap === undefined ? undefined : setTimeout(() => capper?.abort(), cap);
-    const signal =
-      capper && options.signal
-        ? AbortSignal.any([options.signal, capper.signal])
-        : (capper?.signal ?? options.signal);
+    this.#requireOpen();
     const headers = this.#toolHeaders?.headersFor(params.name, params.arguments);
-    try {
-      this.#requireOpen();
-      return await this.#sdk.request(
-        { method: 'tools/call', params: outboundParams(params, this.#logLevel) },
-        callToolResultSchema,
-        { ...sdkOptions({ ...options, signal }), ...(headers && { headers }) },
-      );
-    } catch (error) {
-      const capped = capper?.signal.aborted === true && options.signal?.aborted !== true;
-      if (!capped) throw error;
-      throw new SdkError(SdkErrorCode.RequestTimeout, 'Maximum total timeout exceeded', {
-        maxTotalTimeout: cap,
-      });
-    } finally {
-      clearTimeout(timer);
-    }
+    const sent = outboundParams(params, this.#logLevel) as typeof params;
+    return callThroughSdk(this.#sdk, { params: sent, headers }, options);
+  }
+
+  /** `tools/call` on the 2026-07-28 direct path (modern-calls.ts). */
+  #callDirectModern(
+    params: { name: string; arguments: Record<string, unknown> },
+    options: RequestOptions,
+  ): Promise<CallToolResult> {
+    const direct = this.#direct as DirectRequests;
+    const headers = this.#toolHeaders?.headersFor(params.name, params.arguments);
+    const sent = outboundParams(params, this.#logLevel);
+    return requestWithInputRounds(direct, 'tools/call', sent, callToolResultSchema, options, {
+      server: this.#server,
+      answerers: this.#answerers,
+      maxRounds: this.#maxInputRounds,
+      headers,
+    });
   }
 
   /** Closes the connection (HTTP DELETE, stdio tree; `lost`: see `lostInfo`). Idempotent, never throws. */
