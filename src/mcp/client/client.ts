@@ -30,7 +30,7 @@ import {
   resolveCallOptions,
 } from '../session/call-options.js';
 import type { RequestOptions } from '../session/request-options.js';
-import { anyObjectSchema, objectWithArraySchema } from '../session/result-checks.js';
+import { objectWithArraySchema } from '../session/result-checks.js';
 import type { Session } from '../session/session.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
 import type { MCPConnectOptions } from './connect-attempt.js';
@@ -43,6 +43,7 @@ import {
   type MCPClientState,
   type MCPRequestOptions,
 } from './options.js';
+import { listenLogEntry, ResourceSubscriptions } from './subscriptions.js';
 import { httpTransportPlan, stdioTransportPlan, type TransportPlan } from './transport-plan.js';
 
 export type { MCPConnectOptions } from './connect-attempt.js';
@@ -73,6 +74,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   #listChangedTimer: NodeJS.Timeout | undefined;
   #warnedUnadvertised = false;
   #roots: Root[] | undefined;
+  readonly #subscriptions = new ResourceSubscriptions();
 
   private constructor(plan: TransportPlan, options: MCPClientOptions) {
     super();
@@ -93,6 +95,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       sessionEnded: (deliberate) => {
         clearTimeout(this.#listChangedTimer);
         if (deliberate) this.#tools.clear();
+        if (deliberate) this.#subscriptions.clear();
       },
       sessionEvents: {
         onError: (error: Error) => this.emit('error', error),
@@ -100,6 +103,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
         onServerLog: (message) => this.emit('serverLog', { ...message, server: this.name }),
         onResourceUpdated: (uri) => this.emit('resourceUpdated', { uri }),
         onListChanged: (list) => this.emit(list === 'resources' ? 'resourcesChanged' : 'promptsChanged', {}),
+        onListenIssue: (issue) => this.emit('log', listenLogEntry(this.name, issue)),
         // MCP spec 2026-07-28, "Custom Headers from Tool Parameters > Client Behavior": SHOULD warn.
         onToolExcluded: (tool) =>
           this.emit('log', {
@@ -107,7 +111,12 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
             message: `MCP server "${this.name}": tool "${tool.name}" is left out of the tool list: its x-mcp-header declaration is invalid (${tool.reason})`,
           }),
       },
-      features: () => ({ ...this.#options, currentRoots: () => this.#roots ?? [], redact: plan.redact }),
+      features: () => ({
+        ...this.#options,
+        currentRoots: () => this.#roots ?? [],
+        redact: plan.redact,
+        resourceSubscriptions: () => this.#subscriptions.list(),
+      }),
     });
   }
 
@@ -359,16 +368,20 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     );
   }
 
-  /** `resources/subscribe`: `resourceUpdated` events follow for `uri`. @throws MCPCallError */
+  /**
+   * `resourceUpdated` events follow for `uri`: `resources/subscribe` in 2025; in 2026-07-28 the URI joins the
+   * `subscriptions/listen` stream, re-opened (and re-opened on reconnect) with it. See client/subscriptions.ts.
+   * @throws MCPCallError
+   */
   async subscribeResource(uri: string, options?: MCPRequestOptions): Promise<void> {
     const session = this.#requireSession('resources/subscribe');
-    await session.request('resources/subscribe', { uri }, anyObjectSchema, this.#requestOptions(options));
+    await this.#subscriptions.set(session, uri, true, this.#requestOptions(options));
   }
 
-  /** `resources/unsubscribe`. @throws MCPCallError */
+  /** `resources/unsubscribe` in 2025; in 2026-07-28 the listen stream is re-opened without `uri`. @throws MCPCallError */
   async unsubscribeResource(uri: string, options?: MCPRequestOptions): Promise<void> {
     const session = this.#requireSession('resources/unsubscribe');
-    await session.request('resources/unsubscribe', { uri }, anyObjectSchema, this.#requestOptions(options));
+    await this.#subscriptions.set(session, uri, false, this.#requestOptions(options));
   }
 
   /** `prompts/list`, every page (MCP spec 2025-11-25, "Prompts"). @throws MCPCallError */

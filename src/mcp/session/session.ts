@@ -23,6 +23,7 @@ import type { AgentwireTransport } from '../transports/transport.js';
 import { DirectRequests, notConnected } from './calls.js';
 import { closed, type FailureContext, toCallError } from './error-mapping.js';
 import { dropLateProbeAnswers, prepareStart, refusedVersion } from './handover.js';
+import { attachListen, type ListenFeatures, type ListenHooks } from './listen.js';
 import { type Negotiated, negotiate, type SessionEra } from './negotiate.js';
 import { sdkOptions, withLogLevel } from './request-extras.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
@@ -42,7 +43,7 @@ import {
 import { type ExcludedTool, ToolHeaders } from './tool-headers.js';
 
 /** What a session tells its owner. */
-export interface SessionHooks {
+export interface SessionHooks extends ListenHooks {
   /** The connection ended without `close()` being called. `error` says why. */
   onUnexpectedClose(error: MCPCallError): void;
   /** The server sent `notifications/tools/list_changed`. */
@@ -56,16 +57,12 @@ export interface SessionHooks {
   onLateMessage?(): void;
   /** `notifications/message` from the server. */
   onServerLog?(message: ServerLogMessage): void;
-  /** `notifications/resources/updated` for a subscribed URI. */
-  onResourceUpdated?(uri: string): void;
-  /** `notifications/resources/list_changed` or `notifications/prompts/list_changed`. */
-  onListChanged?(list: 'resources' | 'prompts'): void;
   /** A listed tool was left out: its `x-mcp-header` declaration is invalid (2026-07-28 over HTTP). */
   onToolExcluded?(tool: ExcludedTool): void;
 }
 
 /** What the client offers the server: handlers for its requests, and the current roots. */
-export interface SessionClientFeatures extends MCPServerRequestHandlers {
+export interface SessionClientFeatures extends MCPServerRequestHandlers, ListenFeatures {
   /** Removes the server's credentials from error text. */
   redact?: Redactor;
   /** The roots to answer `roots/list` with, read at request time. */
@@ -173,6 +170,7 @@ export class Session {
     else if (era.probe === 'http')
       session.#toolHeaders = new ToolHeaders((tool) => hooks.onToolExcluded?.(tool));
     session.#routeDirectResponses();
+    if (sdk.getProtocolEra() === 'modern') await attachListen(session, sdk, server, hooks, features, options);
     return session;
   }
 

@@ -56,6 +56,7 @@ import type { HttpAuth } from './auth.js';
 import { type HttpErrorContext, httpTransportError } from './errors.js';
 import { GetStream, type HttpReconnectionOptions, resolveReconnection } from './get-stream.js';
 import { RequestHeaders } from './headers.js';
+import { idleTimeoutFor } from './idle.js';
 import {
   applyModernHeaders,
   isModernRequest,
@@ -199,7 +200,8 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     const refusal = this.session.refusal(message, method);
     if (refusal !== undefined) throw refusal;
     if (!('method' in message && 'id' in message)) return this.sendOneWay(message, options);
-    const state = newRequestState(message.id, { server: this.server, method }, this.idleTimeoutMs, options);
+    const idleMs = idleTimeoutFor(method, this.idleTimeoutMs);
+    const state = newRequestState(message.id, { server: this.server, method }, idleMs, options);
     state.modern = isModernRequest(message);
     this.inflight.set(message.id, state);
     let released = false;
