@@ -53,12 +53,15 @@ describe.each([
     const result = await mcp.callTool('add', { a: 2, b: 3 });
     expect(result.structuredContent).toEqual({ sum: 5 });
     await mcp.disconnect();
+    // The fixture declares tools.listChanged: one subscriptions/listen for it (session/listen.ts).
     expect(sequence(server.requests)).toEqual([
       ['POST', 'server/discover'],
+      ['POST', 'subscriptions/listen'],
       ['POST', 'tools/list'],
       ['POST', 'tools/call'],
     ]);
     expect(server.requests.map((r) => r.headers['mcp-session-id'])).toEqual([
+      undefined,
       undefined,
       undefined,
       undefined,
