@@ -103,7 +103,7 @@ export interface StreamableHTTPTransportOptions {
   /**
    * Longest silence allowed while waiting for an answer, in ms: no headers, or no body bytes, for this long
    * fails the request with kind `timeout`. Resets on every byte, so a long call that streams progress is never
-   * cut off. Default 120 000 (2 minutes).
+   * cut off. Default 120 000 (2 minutes). Not applied to `subscriptions/listen` (idle.ts `idleTimeoutFor`).
    */
   idleTimeoutMs?: number;
   /** Bound on the DELETE that ends the session in `close()`, in ms. Default 5_000. */
