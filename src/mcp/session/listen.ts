@@ -71,19 +71,20 @@ export function listenOf(session: object): ListenStream | undefined {
 }
 
 /**
- * Gives a freshly connected 2026-07-28 `session` its listen stream and opens it with the subscribed
- * resources, waiting for the acknowledgment (bounded by `options.timeoutMs`) so that changes after
- * `connect()` are seen. Never throws (see {@link ListenStream.start}). The stream stops when the SDK's
- * connection closes, whoever closes it.
+ * Gives a freshly connected 2026-07-28 `session` its listen stream and sends its first `subscriptions/listen`
+ * with the subscribed resources at once; {@link ListenStream.ready} settles on the acknowledgment (bounded by
+ * `options.timeoutMs`), which the client awaits beside its first `tools/list` so that every change after
+ * `connect()` is seen, for no extra round trip. The stream stops when the SDK's connection closes, whoever
+ * closes it.
  */
-export async function attachListen(
+export function attachListen(
   session: object,
   sdk: Client,
   server: string,
   hooks: ListenHooks,
   features: ListenFeatures,
   options: RequestOptions,
-): Promise<void> {
+): void {
   const stream = new ListenStream({
     sdk,
     server,
@@ -97,7 +98,7 @@ export async function attachListen(
     stream.stop();
     onclose?.();
   };
-  await stream.start(features.resourceSubscriptions?.() ?? [], options.signal);
+  stream.start(features.resourceSubscriptions?.() ?? [], options.signal);
 }
 
 /** What a {@link ListenStream} needs from its session. */
@@ -144,6 +145,8 @@ export class ListenStream {
   /** When the current listen was acknowledged (`Date.now()`). */
   #openedAt = 0;
   #stopped = false;
+  /** See {@link ready}. */
+  #ready: Promise<void> = Promise.resolve();
 
   constructor(deps: ListenStreamDeps) {
     this.#deps = deps;
@@ -155,19 +158,25 @@ export class ListenStream {
   }
 
   /**
-   * Opens the first listen with `resources`. Never throws: a failure is reported through `onIssue` (and
+   * Settles (never rejects) once the first listen was acknowledged, or failed (reported through `onIssue`).
+   */
+  get ready(): Promise<void> {
+    return this.#ready;
+  }
+
+  /**
+   * Opens the first listen with `resources`, its request sent before this returns (so that it goes out
+   * before the session's next request); see {@link ready}. A failure is reported through `onIssue` (and
    * retried with backoff unless the server answered with an error). `signal` (the connect's) ends the wait
    * for the acknowledgment, and then nothing is retried; it does not bind the stream once acknowledged.
    */
-  start(resources: readonly string[], signal?: AbortSignal): Promise<void> {
+  start(resources: readonly string[], signal?: AbortSignal): void {
     this.#resources = [...resources];
-    return this.#serially(async () => {
-      try {
-        await this.#open({ signal });
-      } catch (error) {
-        if (signal?.aborted !== true) this.#failed(error);
-      }
+    // Not queued behind the (idle) queue: that would defer the send by a microtask.
+    this.#ready = this.#open({ signal }).catch((error: unknown) => {
+      if (signal?.aborted !== true) this.#failed(error);
     });
+    this.#queue = this.#ready;
   }
 
   /**

@@ -170,7 +170,7 @@ export class Session {
     else if (era.probe === 'http')
       session.#toolHeaders = new ToolHeaders((tool) => hooks.onToolExcluded?.(tool));
     session.#routeDirectResponses();
-    if (sdk.getProtocolEra() === 'modern') await attachListen(session, sdk, server, hooks, features, options);
+    if (sdk.getProtocolEra() === 'modern') attachListen(session, sdk, server, hooks, features, options);
     return session;
   }
 
