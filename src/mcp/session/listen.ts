@@ -202,6 +202,10 @@ export class ListenStream {
         await this.#open(options);
       } catch (error) {
         this.#resources = previous;
+        // No listen is open (the last one dropped, its re-open was due): re-open it with the set as it was. An
+        // error answer is the caller's to handle, and says nothing new about the stream.
+        const lost = this.#current === undefined && !(error instanceof ProtocolError);
+        if (lost && options.signal?.aborted !== true) this.#failed(error);
         throw this.#mapped(error, options);
       }
     });

@@ -200,10 +200,11 @@ describe.each([
 
   it('keeps a quiet listen stream open past the idle timeout', async () => {
     const from = server.requests.length;
-    const mcp = client(server.url, { idleTimeoutMs: 200 });
+    const mcp = client(server.url, { idleTimeoutMs: 1000 });
     const seen = watch(mcp);
     await mcp.connect();
-    await pause(700);
+    // The fixture's keep-alive comes every 15 s: the stream is silent for 2.5 idle timeouts.
+    await pause(2500);
     expect(server.openListenStreams).toBe(1);
     const toolsChanged = next(mcp, 'toolsChanged');
     await mcp.callTool('change', { what: 'tool', name: `quiet_${modernOnly}` });
