@@ -43,7 +43,6 @@ import {
   type MCPClientState,
   type MCPRequestOptions,
 } from './options.js';
-import { listenLogEntry, ResourceSubscriptions } from './subscriptions.js';
 import { httpTransportPlan, stdioTransportPlan, type TransportPlan } from './transport-plan.js';
 
 export type { MCPConnectOptions } from './connect-attempt.js';
@@ -74,7 +73,6 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   #listChangedTimer: NodeJS.Timeout | undefined;
   #warnedUnadvertised = false;
   #roots: Root[] | undefined;
-  readonly #subscriptions = new ResourceSubscriptions();
 
   private constructor(plan: TransportPlan, options: MCPClientOptions) {
     super();
@@ -95,7 +93,6 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       sessionEnded: (deliberate) => {
         clearTimeout(this.#listChangedTimer);
         if (deliberate) this.#tools.clear();
-        if (deliberate) this.#subscriptions.clear();
       },
       sessionEvents: {
         onError: (error: Error) => this.emit('error', error),
@@ -103,7 +100,6 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
         onServerLog: (message) => this.emit('serverLog', { ...message, server: this.name }),
         onResourceUpdated: (uri) => this.emit('resourceUpdated', { uri }),
         onListChanged: (list) => this.emit(list === 'resources' ? 'resourcesChanged' : 'promptsChanged', {}),
-        onListenIssue: (issue) => this.emit('log', listenLogEntry(this.name, issue)),
         // MCP spec 2026-07-28, "Custom Headers from Tool Parameters > Client Behavior": SHOULD warn.
         onToolExcluded: (tool) =>
           this.emit('log', {
@@ -111,12 +107,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
             message: `MCP server "${this.name}": tool "${tool.name}" is left out of the tool list: its x-mcp-header declaration is invalid (${tool.reason})`,
           }),
       },
-      features: () => ({
-        ...this.#options,
-        currentRoots: () => this.#roots ?? [],
-        redact: plan.redact,
-        resourceSubscriptions: () => this.#subscriptions.list(),
-      }),
+      features: () => ({ ...this.#options, currentRoots: () => this.#roots ?? [], redact: plan.redact }),
     });
   }
 
@@ -368,20 +359,16 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     );
   }
 
-  /**
-   * `resourceUpdated` events follow for `uri`: `resources/subscribe` in 2025; in 2026-07-28 the URI joins the
-   * `subscriptions/listen` stream, re-opened (and re-opened on reconnect) with it. See client/subscriptions.ts.
-   * @throws MCPCallError
-   */
+  /** `resourceUpdated` events follow for `uri` (2026-07-28: client/subscriptions.ts). @throws MCPCallError */
   async subscribeResource(uri: string, options?: MCPRequestOptions): Promise<void> {
     const session = this.#requireSession('resources/subscribe');
-    await this.#subscriptions.set(session, uri, true, this.#requestOptions(options));
+    await this.#connection.subscriptions.set(session, uri, true, this.#requestOptions(options));
   }
 
-  /** `resources/unsubscribe` in 2025; in 2026-07-28 the listen stream is re-opened without `uri`. @throws MCPCallError */
+  /** `resources/unsubscribe` (2026-07-28: client/subscriptions.ts). @throws MCPCallError */
   async unsubscribeResource(uri: string, options?: MCPRequestOptions): Promise<void> {
     const session = this.#requireSession('resources/unsubscribe');
-    await this.#subscriptions.set(session, uri, false, this.#requestOptions(options));
+    await this.#connection.subscriptions.set(session, uri, false, this.#requestOptions(options));
   }
 
   /** `prompts/list`, every page (MCP spec 2025-11-25, "Prompts"). @throws MCPCallError */
