@@ -30,7 +30,7 @@ import {
   resolveCallOptions,
 } from '../session/call-options.js';
 import type { RequestOptions } from '../session/request-options.js';
-import { anyObjectSchema, objectWithArraySchema } from '../session/result-checks.js';
+import { objectWithArraySchema } from '../session/result-checks.js';
 import type { Session } from '../session/session.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
 import type { MCPConnectOptions } from './connect-attempt.js';
@@ -369,16 +369,16 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     );
   }
 
-  /** `resources/subscribe`: `resourceUpdated` events follow for `uri`. @throws MCPCallError */
+  /** `resourceUpdated` events follow for `uri` (2026-07-28: client/subscriptions.ts). @throws MCPCallError */
   async subscribeResource(uri: string, options?: MCPRequestOptions): Promise<void> {
     const session = this.#requireSession('resources/subscribe');
-    await session.request('resources/subscribe', { uri }, anyObjectSchema, this.#requestOptions(options));
+    await this.#connection.subscriptions.set(session, uri, true, this.#requestOptions(options));
   }
 
-  /** `resources/unsubscribe`. @throws MCPCallError */
+  /** `resources/unsubscribe` (2026-07-28: client/subscriptions.ts). @throws MCPCallError */
   async unsubscribeResource(uri: string, options?: MCPRequestOptions): Promise<void> {
     const session = this.#requireSession('resources/unsubscribe');
-    await session.request('resources/unsubscribe', { uri }, anyObjectSchema, this.#requestOptions(options));
+    await this.#connection.subscriptions.set(session, uri, false, this.#requestOptions(options));
   }
 
   /** `prompts/list`, every page (MCP spec 2025-11-25, "Prompts"). @throws MCPCallError */

@@ -14,12 +14,14 @@ import { MCPCallError } from '../protocol/errors.js';
 import type { MCPToolDefinition } from '../protocol/types.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type ResolvedCallOptions } from '../session/call-options.js';
 import { toCallError } from '../session/error-mapping.js';
+import { listenOf } from '../session/listen.js';
 import type { RequestOptions } from '../session/request-options.js';
 import { Session, type SessionClientFeatures, type SessionHooks } from '../session/session.js';
 import { ConnectAttempt, connectAborted, untilAborted } from './connect-attempt.js';
 import type { MCPClientEvents, TypedEmitter } from './events.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, type MCPClientOptions, type MCPClientState } from './options.js';
 import { backoffDelay, type ReconnectPolicy, reconnectPolicy } from './reconnect.js';
+import { listenLogEntry, ResourceSubscriptions } from './subscriptions.js';
 import type { TransportPlan } from './transport-plan.js';
 import { type Deferred, deferred, waitWithin } from './waiting.js';
 
@@ -56,6 +58,8 @@ export class Connection {
   /** Settles when the reconnect under way succeeds or gives up; calls wait on it. */
   #ready: Deferred | undefined;
   #disconnecting: Promise<void> | undefined;
+  /** The client's resource subscriptions, listened for by each 2026-07-28 session (client/subscriptions.ts). */
+  readonly subscriptions = new ResourceSubscriptions();
 
   constructor(host: ConnectionHost) {
     this.#host = host;
@@ -211,6 +215,7 @@ export class Connection {
     const session = await this.#openSession(requestOptions);
     try {
       const definitions = await session.listTools(requestOptions);
+      await listenOf(session)?.ready;
       if (options.logLevel) await session.setLogLevel(options.logLevel, requestOptions);
       if (signal.aborted) throw this.notConnected('connect', 'disconnect() was called while connecting');
       this.#session = session;
@@ -241,6 +246,7 @@ export class Connection {
         onToolListChanged: () => {
           if (session && current()) host.toolListChanged(session);
         },
+        onListenIssue: (issue) => host.events.emit('log', listenLogEntry(host.name, issue)),
       };
       try {
         session = await Session.open(
@@ -249,7 +255,7 @@ export class Connection {
           candidate.create,
           hooks,
           options,
-          host.features(),
+          { ...host.features(), resourceSubscriptions: () => this.subscriptions.list() },
           { protocolVersion: host.options.protocolVersion ?? 'auto', probe: candidate.probe },
         );
         return session;
@@ -277,6 +283,7 @@ export class Connection {
     this.#ready?.reject(this.notConnected('connect', 'disconnect() was called'));
     this.#ready = undefined;
     this.#host.sessionEnded(true);
+    this.subscriptions.clear();
     await Promise.all([session?.close(), attempt?.promise.catch(() => {})]);
     this.#state = 'disconnected';
     if (wasActive) this.#host.events.emit('disconnected', { deliberate: true, willReconnect: false });

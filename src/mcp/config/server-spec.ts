@@ -68,7 +68,8 @@ export interface MCPHttpServer {
   transport?: 'auto' | 'streamable-http' | 'sse';
   /**
    * Bound in ms on silence from a server while a response is awaited; resets on every byte. Default 120 000
-   * (the HTTP transport's `DEFAULT_IDLE_TIMEOUT_MS`).
+   * (the HTTP transport's `DEFAULT_IDLE_TIMEOUT_MS`). Not applied to the 2026-07-28 `subscriptions/listen`
+   * stream, which stays quiet until something changes.
    */
   idleTimeoutMs?: number;
   /**

@@ -22,6 +22,7 @@ import { DirectRequests, notConnected } from './calls.js';
 import { Elicitations } from './elicitations.js';
 import { closed, type FailureContext, lostInfo, teardownInfo, toCallError } from './error-mapping.js';
 import { dropLateProbeAnswers, prepareStart, refusedVersion } from './handover.js';
+import { attachListen, type ListenFeatures, type ListenHooks } from './listen.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, modernWire, requestWithInputRounds } from './modern-calls.js';
 import { type Negotiated, negotiate, type SessionEra } from './negotiate.js';
 import { ReissuableTools, reissuingRead } from './reissue.js';
@@ -41,7 +42,7 @@ import { clientCapabilities, type MCPServerRequestHandlers } from './server-requ
 import { type ExcludedTool, ToolHeaders } from './tool-headers.js';
 
 /** What a session tells its owner. */
-export interface SessionHooks {
+export interface SessionHooks extends ListenHooks {
   /** The connection ended without `close()` being called. `error` says why. */
   onUnexpectedClose(error: MCPCallError): void;
   /** The server sent `notifications/tools/list_changed`. */
@@ -55,16 +56,12 @@ export interface SessionHooks {
   onLateMessage?(): void;
   /** `notifications/message` from the server. */
   onServerLog?(message: ServerLogMessage): void;
-  /** `notifications/resources/updated` for a subscribed URI. */
-  onResourceUpdated?(uri: string): void;
-  /** `notifications/resources/list_changed` or `notifications/prompts/list_changed`. */
-  onListChanged?(list: 'resources' | 'prompts'): void;
   /** A listed tool was left out: its `x-mcp-header` declaration is invalid (2026-07-28 over HTTP). */
   onToolExcluded?(tool: ExcludedTool): void;
 }
 
 /** What the client offers the server: handlers for its requests, and the current roots. */
-export interface SessionClientFeatures extends MCPServerRequestHandlers {
+export interface SessionClientFeatures extends MCPServerRequestHandlers, ListenFeatures {
   /** Removes the server's credentials from error text. */
   redact?: Redactor;
   /** The roots to answer `roots/list` with, read at request time. */
@@ -189,6 +186,7 @@ export class Session {
         modern ? modernWire(sdk, clientInfo, capabilities, transport) : undefined,
       );
     session.#routeDirectResponses();
+    if (sdk.getProtocolEra() === 'modern') attachListen(session, sdk, server, hooks, features, options);
     return session;
   }
 

@@ -144,7 +144,8 @@ describe('negotiation over stdio', () => {
         'io.modelcontextprotocol/clientCapabilities': {},
       },
     ]);
-    expect(sent.map((m) => m.method)).toEqual(['server/discover', 'server/discover']);
+    // Then the listen for the tools.listChanged the fixture declares (session/listen.ts).
+    expect(sent.map((m) => m.method)).toEqual(['server/discover', 'server/discover', 'subscriptions/listen']);
   });
 
   it('carries the log level in _meta in 2026-07-28, and pings with server/discover', async () => {
@@ -152,8 +153,9 @@ describe('negotiation over stdio', () => {
     await session.setLogLevel('debug', {});
     await session.listTools({});
     await session.ping({});
+    expect(sent[1]?.method).toBe('subscriptions/listen');
     const [list, ping] = sent
-      .slice(1)
+      .slice(2)
       .map((m) => [m.method, (m.params as { _meta: Record<string, unknown> })._meta]);
     expect(list).toEqual([
       'tools/list',

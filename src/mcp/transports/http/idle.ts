@@ -4,11 +4,21 @@
  * every read, so a long `tools/call` streaming progress notifications is never cut off.
  */
 
+/**
+ * The idle read timeout of a request for `method`, in ms: `idleTimeoutMs`, except for `subscriptions/listen`,
+ * whose response stream stays open and quiet for as long as nothing changes (MCP spec 2026-07-28,
+ * "Transports > Streamable HTTP": the listen stream is long-lived; keep-alive comments are only encouraged).
+ * Its acknowledgment is bounded by the SDK's request timeout instead. `Infinity` means no idle timeout.
+ */
+export function idleTimeoutFor(method: string | undefined, idleTimeoutMs: number): number {
+  return method === 'subscriptions/listen' ? Number.POSITIVE_INFINITY : idleTimeoutMs;
+}
+
 /** A restartable one-shot timer: `onIdle` runs when `touch()` has not been called for `ms`. */
 export class IdleTimer {
   private timer: NodeJS.Timeout | undefined;
 
-  /** Starts the timer. `ms` is the longest allowed silence, in ms. */
+  /** Starts the timer. `ms` is the longest allowed silence, in ms (`Infinity`: none). */
   constructor(
     private readonly ms: number,
     private readonly onIdle: () => void,
@@ -16,8 +26,9 @@ export class IdleTimer {
     this.touch();
   }
 
-  /** Restarts the countdown (call on every byte received). */
+  /** Restarts the countdown (call on every byte received). An infinite `ms` never counts down. */
   touch(): void {
+    if (this.ms === Number.POSITIVE_INFINITY) return;
     if (this.timer !== undefined) {
       this.timer.refresh();
       return;

@@ -57,6 +57,7 @@ import type { HttpAuth } from './auth.js';
 import { type HttpErrorContext, httpTransportError } from './errors.js';
 import { GetStream, type HttpReconnectionOptions, resolveReconnection } from './get-stream.js';
 import { RequestHeaders } from './headers.js';
+import { idleTimeoutFor } from './idle.js';
 import {
   applyModernHeaders,
   isModernRequest,
@@ -104,7 +105,7 @@ export interface StreamableHTTPTransportOptions {
   /**
    * Longest silence allowed while waiting for an answer, in ms: no headers, or no body bytes, for this long
    * fails the request with kind `timeout`. Resets on every byte, so a long call that streams progress is never
-   * cut off. Default 120 000 (2 minutes).
+   * cut off. Default 120 000 (2 minutes). Not applied to `subscriptions/listen` (idle.ts `idleTimeoutFor`).
    */
   idleTimeoutMs?: number;
   /** Bound on the DELETE that ends the session in `close()`, in ms. Default 5_000. */
@@ -212,7 +213,8 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     const refusal = this.session.refusal(message, method);
     if (refusal !== undefined) throw refusal;
     if (!('method' in message && 'id' in message)) return this.sendOneWay(message, options);
-    const state = newRequestState(message.id, { server: this.server, method }, this.idleTimeoutMs, options);
+    const idleMs = idleTimeoutFor(method, this.idleTimeoutMs);
+    const state = newRequestState(message.id, { server: this.server, method }, idleMs, options);
     state.modern = isModernRequest(message);
     this.inflight.set(message.id, state);
     let released = false;
