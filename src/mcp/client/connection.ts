@@ -14,7 +14,7 @@ import { MCPCallError } from '../protocol/errors.js';
 import type { MCPToolDefinition } from '../protocol/types.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type ResolvedCallOptions } from '../session/call-options.js';
 import { toCallError } from '../session/error-mapping.js';
-import type { RequestOptions } from '../session/request-options.js';
+import type { RequestCache, RequestOptions } from '../session/request-options.js';
 import { Session, type SessionClientFeatures, type SessionHooks } from '../session/session.js';
 import { ConnectAttempt, connectAborted, untilAborted } from './connect-attempt.js';
 import type { MCPClientEvents, TypedEmitter } from './events.js';
@@ -43,6 +43,8 @@ export interface ConnectionHost {
   sessionEvents: Omit<SessionHooks, 'onUnexpectedClose' | 'onToolListChanged'>;
   /** What the client offers each new session's server (request handlers, roots). */
   features: () => SessionClientFeatures;
+  /** The client's response cache for `session`'s requests, if it caches (response-cache.ts). */
+  cacheFor: (session: Session) => RequestCache | undefined;
 }
 
 /** One client's connection state and current session. */
@@ -203,7 +205,7 @@ export class Connection {
     };
     const session = await this.#openSession(requestOptions);
     try {
-      const definitions = await session.listTools(requestOptions);
+      const definitions = await session.listTools({ ...requestOptions, cache: this.#host.cacheFor(session) });
       if (options.logLevel) await session.setLogLevel(options.logLevel, requestOptions);
       if (signal.aborted) throw this.notConnected('connect', 'disconnect() was called while connecting');
       this.#session = session;

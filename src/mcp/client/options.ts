@@ -76,6 +76,16 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
    * server's revisions and ours). See `MCPClient.getProtocolVersion()`.
    */
   protocolVersion?: MCPProtocolVersionOption;
+  /**
+   * Honour the caching hints of 2026-07-28 results (MCP spec 2026-07-28, "Server > Utilities > Caching"):
+   * within its `ttlMs`, a `tools/list` page (also at a reconnect), a `prompts/list`, `resources/list` or
+   * `resources/templates/list` page, or a `resources/read` of one URI is answered from memory, without a
+   * request. `list_changed` / `resources/updated` notifications make the entry stale; `refreshTools()`
+   * always asks the server; `cacheScope: 'private'` entries are dropped by `finishAuth()`. The cache belongs
+   * to this client and is never shared. 2025-era servers send no `ttlMs`, so nothing of theirs is cached.
+   * Default true; `false` sends every request.
+   */
+  cache?: boolean;
 }
 
 /** Options for requests other than `tools/call`: the signal and timeout of every request. */

@@ -26,4 +26,15 @@ export interface RequestOptions {
   maxTotalTimeoutMs?: number | undefined;
   /** Receives the server's `notifications/progress` for this request. */
   onprogress?: ((progress: Progress) => void) | undefined;
+  /**
+   * Serves a cacheable 2026-07-28 request from the client's response cache or sends it (client/response-cache.ts;
+   * MCP spec 2026-07-28, "Server > Utilities > Caching"). Absent: sent.
+   */
+  cache?: RequestCache | undefined;
+}
+
+/** A response cache as one session's requests see it. */
+export interface RequestCache {
+  /** The cached result of `method` with `params` while fresh, else `send()`'s, stored when cacheable. */
+  through<T>(method: string, params: Record<string, unknown>, send: () => Promise<T>): Promise<T>;
 }

@@ -272,7 +272,7 @@ export class Session {
 
   /**
    * Any paginated list (`resources/list` → `resources`, `prompts/list` → `prompts`, …), every page.
-   * A repeated cursor ends the walk, against servers whose cursors loop.
+   * A repeated cursor ends the walk (looping servers); `''` only in 2025 (MCP spec 2026-07-28, "Pagination").
    * @throws MCPCallError
    */
   async listAll<T>(
@@ -285,11 +285,10 @@ export class Session {
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const params = cursor === undefined ? {} : { cursor };
-      const result = await this.request(method, params, schema, options);
+      const result = await this.request(method, cursor === undefined ? {} : { cursor }, schema, options);
       items.push(...(result[key] as T[]));
       cursor = result.nextCursor;
-      if (cursor === undefined || cursor === '' || seen.has(cursor)) return items;
+      if (cursor === undefined || (cursor === '' && this.era !== 'modern') || seen.has(cursor)) return items;
       seen.add(cursor);
     }
     return items;
@@ -308,7 +307,8 @@ export class Session {
     try {
       this.#requireOpen();
       const sent = withLogLevel(params, this.#logLevel);
-      return await this.#sdk.request({ method, params: sent }, schema, sdkOptions(options));
+      const send = () => this.#sdk.request({ method, params: sent }, schema, sdkOptions(options));
+      return await (options.cache ? options.cache.through(method, params, send) : send());
     } catch (error) {
       throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeoutMs });
     }
