@@ -13,6 +13,7 @@ import type { MCPTool } from '../adapter/mcp-tool.js';
 import { MCPCallError } from '../protocol/errors.js';
 import type { MCPToolDefinition } from '../protocol/types.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type ResolvedCallOptions } from '../session/call-options.js';
+import { EraVerdicts } from '../session/era-verdict.js';
 import { toCallError } from '../session/error-mapping.js';
 import type { RequestCache, RequestOptions } from '../session/request-options.js';
 import { Session, type SessionClientFeatures, type SessionHooks } from '../session/session.js';
@@ -51,6 +52,8 @@ export interface ConnectionHost {
 export class Connection {
   readonly #host: ConnectionHost;
   readonly #policy: ReconnectPolicy;
+  /** What each HTTP origin was found to speak, kept across connects (session/era-verdict.ts). */
+  readonly #verdicts = new EraVerdicts();
   #state: MCPClientState = 'disconnected';
   #session: Session | undefined;
   #attempt: ConnectAttempt | undefined;
@@ -197,7 +200,12 @@ export class Connection {
    * Opens a session and discovers tools; on success it is the current session (`committed` is called then,
    * synchronously: from there on, `signal` no longer stops the attempt).
    */
-  async #establish(signal: AbortSignal, committed?: () => void): Promise<void> {
+  #establish(signal: AbortSignal, committed?: () => void): Promise<void> {
+    return this.#verdicts.connect(() => this.#establishOnce(signal, committed));
+  }
+
+  /** {@link Connection.#establish}, once. */
+  async #establishOnce(signal: AbortSignal, committed?: () => void): Promise<void> {
     const { options } = this.#host;
     const requestOptions: RequestOptions = {
       signal,
@@ -245,7 +253,11 @@ export class Connection {
           hooks,
           options,
           host.features(),
-          { protocolVersion: host.options.protocolVersion ?? 'auto', probe: candidate.probe },
+          {
+            protocolVersion: host.options.protocolVersion ?? 'auto',
+            probe: candidate.probe,
+            verdict: candidate.verdictOrigin ? this.#verdicts.slot(candidate.verdictOrigin) : undefined,
+          },
         );
         return session;
       } catch (error) {

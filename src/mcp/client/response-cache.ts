@@ -20,10 +20,7 @@
  * TTLs above {@link MAX_CACHE_TTL_MS} are capped to it.
  */
 import type { Implementation } from '../protocol/types.js';
-import type { RequestCache } from '../session/request-options.js';
-
-/** Upper bound on a stored result's freshness in ms (one day), whatever `ttlMs` the server sent. */
-export const MAX_CACHE_TTL_MS = 86_400_000;
+import { MAX_CACHE_TTL_MS, type RequestCache } from '../session/request-options.js';
 
 /** The methods whose results are cacheable (MCP spec 2026-07-28, "Caching > Cacheable Results"). */
 const CACHEABLE = new Set([

@@ -5,6 +5,9 @@
  */
 import type { Progress } from '../protocol/types.js';
 
+/** Upper bound on a cached result's freshness in ms (one day), whatever `ttlMs` the server sent. */
+export const MAX_CACHE_TTL_MS = 86_400_000;
+
 /** Default bound on one request, in ms: the MCP SDK's (`DEFAULT_REQUEST_TIMEOUT_MSEC`). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 

@@ -122,13 +122,12 @@ export class Session {
       negotiated = await negotiate({
         server,
         createTransport,
-        probe: era.probe,
+        ...era,
         protocolVersion,
         clientInfo,
         capabilities,
         timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         signal: options.signal,
-        ...(era.modernVersions && { modernVersions: era.modernVersions }),
       });
     } catch (error) {
       const method = error instanceof MCPCallError && error.method ? error.method : 'initialize';
