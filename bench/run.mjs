@@ -133,5 +133,5 @@ if (args.includes('--no-write')) {
   } catch (error) {
     log(`biome format failed (${error?.message ?? error}); run \`npx biome format --write bench\``);
   }
-  log('wrote bench/results.json and bench/RESULTS.md');
+  log(`wrote ${files.map((f) => path.relative(path.join(here, '..'), f)).join(' and ')}`);
 }
