@@ -2,6 +2,7 @@
 // the goals of issue 8 with the measured ratio next to each, then one table per workload.
 import { ADAPTERS } from './lib/clients.mjs';
 import { ratio } from './lib/stats.mjs';
+import { renderEra2026 } from './report-era2026.mjs';
 
 const PEERS = ['sdk-v2', 'sdk-v1', 'ai-sdk', 'langchain', 'openai-agents'];
 const label = (id) => ADAPTERS.find((a) => a.id === id)?.label ?? id;
@@ -395,5 +396,5 @@ ${goals(workloads, before)}
 Where agentwire misses a goal, [PROFILE.md](PROFILE.md) says where the time goes (CPU profiles, file and
 function) and the fix proposed.
 
-${sections(workloads)}`;
+${sections(workloads)}${workloads.era2026 ? `\n\n${renderEra2026(workloads.era2026, meta)}\n` : ''}`;
 }

@@ -2,9 +2,10 @@
 // The benchmark suite (issue 8): agentwire against the bare floor and its peers, same run, same machine,
 // same servers. `npm run bench` builds dist/ and runs everything; then bench/results.json and
 // bench/RESULTS.md are rewritten.
-//   node bench/run.mjs [--quick] [--only=1,2,3,4,5,6,7] [--no-write] [--before=<earlier results.json>]
+//   node bench/run.mjs [--quick] [--only=1,2,3,4,5,6,7,9] [--no-write] [--before=<earlier results.json>]
 // --quick uses small counts (to check the harness, not to quote); --only runs some workloads (the report
-// then covers only those); --before adds an earlier run's figure to each goal. AGENTWIRE_DIST=<dir> measures
+// then covers only those; --only=9 alone rewrites only workload 9's section of RESULTS.md and its figures
+// go to bench/results-era2026.json, leaving the other workloads' run as it was); --before adds an earlier run's figure to each goal. AGENTWIRE_DIST=<dir> measures
 // a build of src/ other than dist/ (e.g. `tsc -p tsconfig.build.json --outDir bench/.build/x`).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { keptSection, withSection } from './lib/kept-section.mjs';
 import { runMeta } from './lib/meta.mjs';
 import { renderReport } from './report.mjs';
+import { renderEra2026, spliceEra2026 } from './report-era2026.mjs';
 import { runAgentLoop } from './workloads/agent.mjs';
+import { runEra2026 } from './workloads/era2026.mjs';
 import { runChurn, runLarge, runScaling, runTools } from './workloads/isolated.mjs';
 import { runResultBudget } from './workloads/result-budget.mjs';
 import { runRoundtrip } from './workloads/roundtrip.mjs';
@@ -43,6 +46,12 @@ const COUNTS = quick
       tools: { tools: 5000, repeats: 2 },
       churn: { cycles: 20 },
       agent: { turns: 20, runs: 3 },
+      era2026: {
+        roundtrip: { warmup: 20, rounds: 2, perRound: 30 },
+        throughput: { calls: 1000, rounds: 1 },
+        tools: { tools: 5000, repeats: 1 },
+        negotiation: { repeats: 1 },
+      },
     }
   : {
       roundtrip: { warmup: 200, rounds: 20, perRound: 100 },
@@ -57,6 +66,13 @@ const COUNTS = quick
       tools: { tools: 5000, repeats: 5 },
       churn: { cycles: 200 },
       agent: { turns: 20, runs: 20 },
+      era2026: {
+        roundtrip: { warmup: 200, rounds: 20, perRound: 100 },
+        throughput: { calls: 1000, rounds: 5 },
+        // The SDK's server takes seconds to start with 5 000 tools; 3 connects per client bound the run.
+        tools: { tools: 5000, repeats: 3 },
+        negotiation: { repeats: 7 },
+      },
     };
 
 const log = (message) =>
@@ -95,15 +111,24 @@ if (wanted(7)) {
   log('workload 7: tool result budget');
   w.budget = await runResultBudget();
 }
+if (wanted(9)) {
+  log('workload 9: MCP 2026-07-28 against the SDK v2 client in auto mode');
+  w.era2026 = await runEra2026(COUNTS.era2026, log);
+}
 results.meta.loadAtEnd = (await import('node:os')).loadavg().map((l) => Math.round(l * 100) / 100);
 
 const beforeFile = args.find((a) => a.startsWith('--before='))?.slice('--before='.length);
 const before = beforeFile === undefined ? undefined : JSON.parse(readFileSync(beforeFile, 'utf8'));
-const report = renderReport(results, before);
+const eraOnly = only?.every((n) => n === 9) === true;
+const resultsFile = path.join(here, eraOnly ? 'results-era2026.json' : 'results.json');
+const reportFile = path.join(here, 'RESULTS.md');
+const report = eraOnly
+  ? spliceEra2026(readFileSync(reportFile, 'utf8'), renderEra2026(w.era2026, results.meta))
+  : renderReport(results, before);
 if (args.includes('--no-write')) {
   process.stdout.write(report);
 } else {
-  const files = [path.join(here, 'results.json'), path.join(here, 'RESULTS.md')];
+  const files = [resultsFile, reportFile];
   writeFileSync(files[0], `${JSON.stringify(results, null, 2)}\n`);
   // The section bench/modern-calls.mjs writes stays (lib/kept-section.mjs).
   writeFileSync(files[1], withSection(report, keptSection(readFileSync(files[1], 'utf8'))));
@@ -115,5 +140,5 @@ if (args.includes('--no-write')) {
   } catch (error) {
     log(`biome format failed (${error?.message ?? error}); run \`npx biome format --write bench\``);
   }
-  log('wrote bench/results.json and bench/RESULTS.md');
+  log(`wrote ${files.map((f) => path.relative(path.join(here, '..'), f)).join(' and ')}`);
 }

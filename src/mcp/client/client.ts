@@ -44,6 +44,7 @@ import {
   type MCPClientState,
   type MCPRequestOptions,
 } from './options.js';
+import { ResponseCache } from './response-cache.js';
 import { httpTransportPlan, stdioTransportPlan, type TransportPlan } from './transport-plan.js';
 
 export type { MCPConnectOptions } from './connect-attempt.js';
@@ -74,6 +75,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   readonly #listChanged = new DebouncedRefresh();
   #warnedUnadvertised = false;
   #roots: Root[] | undefined;
+  /** Cacheable 2026-07-28 results, across connections (`cache` option; response-cache.ts). */
+  readonly #cache: ResponseCache | undefined;
 
   private constructor(plan: TransportPlan, options: MCPClientOptions) {
     super();
@@ -83,6 +86,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     this.#callDefaults = options.callOptions;
     this.#roots = options.roots;
     this.#tools = new ToolSet(this);
+    this.#cache = options.cache === false ? undefined : new ResponseCache();
     this.#connection = new Connection({
       name: this.name,
       plan,
@@ -99,8 +103,17 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
         onError: (error: Error) => this.emit('error', error),
         onLateMessage: () => this.#onLateMessage(),
         onServerLog: (message) => this.emit('serverLog', { ...message, server: this.name }),
-        onResourceUpdated: (uri) => this.emit('resourceUpdated', { uri }),
-        onListChanged: (list) => this.emit(list === 'resources' ? 'resourcesChanged' : 'promptsChanged', {}),
+        onResourceUpdated: (uri) => {
+          this.#cache?.invalidateResource(uri);
+          this.emit('resourceUpdated', { uri });
+        },
+        onListChanged: (list) => {
+          for (const method of list === 'prompts'
+            ? ['prompts/list']
+            : ['resources/list', 'resources/templates/list'])
+            this.#cache?.invalidate(method);
+          this.emit(list === 'resources' ? 'resourcesChanged' : 'promptsChanged', {});
+        },
         // MCP spec 2026-07-28, "Custom Headers from Tool Parameters > Client Behavior": SHOULD warn.
         onToolExcluded: (tool) =>
           this.emit('log', {
@@ -109,6 +122,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
           }),
       },
       features: () => ({ ...this.#options, currentRoots: () => this.#roots ?? [], redact: plan.redact }),
+      cacheFor: (session) => this.#cache?.forSession(session),
     });
   }
 
@@ -178,6 +192,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   async finishAuth(callback: AuthorizationCallback): Promise<void> {
     if (this.#plan.auth === undefined) throw new UnauthorizedError('finishAuth needs an authProvider');
     await this.#plan.auth.finishAuth(callback);
+    // A new authorization may be another user's: "private" results are not theirs (spec "Caching").
+    this.#cache?.dropPrivate();
   }
 
   /** Replaces the default call options given as `callOptions` (`undefined`: none). */
@@ -289,8 +305,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   }
 
   /**
-   * Re-runs discovery (`tools/list`, every page) and returns the refreshed list. Emits `toolsChanged`
-   * when it differs. Concurrent calls share one refresh.
+   * Re-runs discovery (`tools/list`, every page, never from the response cache: see the `cache` option) and
+   * returns the refreshed list. Emits `toolsChanged` when it differs. Concurrent calls share one refresh.
    * @throws MCPCallError
    */
   refreshTools(): Promise<MCPTool[]> {
@@ -318,7 +334,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       this.#refreshAgain = false;
       const session = this.#connection.connected;
       if (!session) throw this.#connection.notConnected('tools/list', 'not connected');
-      const definitions = await session.listTools({ timeoutMs: this.#connectTimeoutMs });
+      const cache = this.#cache?.forSession(session, 'refresh');
+      const definitions = await session.listTools({ timeoutMs: this.#connectTimeoutMs, cache });
       if (session !== this.#connection.session)
         throw this.#connection.notConnected('tools/list', 'the connection changed');
       this.#applyTools(this.#tools.replace(definitions));
@@ -336,8 +353,10 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     return this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   }
 
-  #requestOptions(options: MCPRequestOptions = {}): RequestOptions {
-    return { timeoutMs: options.timeoutMs ?? this.#connectTimeoutMs, signal: options.signal };
+  /** `options` with the defaults, and the response cache for `session`'s cacheable requests when given. */
+  #requestOptions(options: MCPRequestOptions = {}, session?: Session): RequestOptions {
+    const cache = session && this.#cache?.forSession(session);
+    return { timeoutMs: options.timeoutMs ?? this.#connectTimeoutMs, signal: options.signal, cache };
   }
 
   /**
@@ -345,28 +364,22 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * @throws MCPCallError (kind `jsonrpc` when the server has no resources capability)
    */
   listResources(options?: MCPRequestOptions): Promise<Resource[]> {
-    return this.#requireSession('resources/list').listAll(
-      'resources/list',
-      'resources',
-      this.#requestOptions(options),
-    );
+    const session = this.#requireSession('resources/list');
+    return session.listAll('resources/list', 'resources', this.#requestOptions(options, session));
   }
 
   /** `resources/templates/list`, every page. @throws MCPCallError */
   listResourceTemplates(options?: MCPRequestOptions): Promise<ResourceTemplate[]> {
     const session = this.#requireSession('resources/templates/list');
-    return session.listAll('resources/templates/list', 'resourceTemplates', this.#requestOptions(options));
+    const cached = this.#requestOptions(options, session);
+    return session.listAll('resources/templates/list', 'resourceTemplates', cached);
   }
 
   /** `resources/read` of one URI: its text or blob contents. @throws MCPCallError */
   readResource(uri: string, options?: MCPRequestOptions): Promise<ReadResourceResult> {
     const schema = objectWithArraySchema<ReadResourceResult>('contents');
-    return this.#requireSession('resources/read').request(
-      'resources/read',
-      { uri },
-      schema,
-      this.#requestOptions(options),
-    );
+    const session = this.#requireSession('resources/read');
+    return session.request('resources/read', { uri }, schema, this.#requestOptions(options, session));
   }
 
   /** `resourceUpdated` events follow for `uri` (2026-07-28: client/subscriptions.ts). @throws MCPCallError */
@@ -383,11 +396,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** `prompts/list`, every page (MCP spec 2025-11-25, "Prompts"). @throws MCPCallError */
   listPrompts(options?: MCPRequestOptions): Promise<Prompt[]> {
-    return this.#requireSession('prompts/list').listAll(
-      'prompts/list',
-      'prompts',
-      this.#requestOptions(options),
-    );
+    const session = this.#requireSession('prompts/list');
+    return session.listAll('prompts/list', 'prompts', this.#requestOptions(options, session));
   }
 
   /** `prompts/get` with string arguments. @throws MCPCallError */
@@ -427,6 +437,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   }
 
   #onToolListChanged(session: Session): void {
+    this.#cache?.invalidate('tools/list');
     if (!session.advertisesToolListChanged && !this.#warnedUnadvertised) {
       this.#warnedUnadvertised = true;
       this.emit('log', {

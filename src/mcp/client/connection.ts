@@ -13,9 +13,10 @@ import type { MCPTool } from '../adapter/mcp-tool.js';
 import { MCPCallError } from '../protocol/errors.js';
 import type { MCPToolDefinition } from '../protocol/types.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type ResolvedCallOptions } from '../session/call-options.js';
+import { EraVerdicts } from '../session/era-verdict.js';
 import { toCallError } from '../session/error-mapping.js';
 import { listenOf } from '../session/listen.js';
-import type { RequestOptions } from '../session/request-options.js';
+import type { RequestCache, RequestOptions } from '../session/request-options.js';
 import { Session, type SessionClientFeatures, type SessionHooks } from '../session/session.js';
 import { ConnectAttempt, connectAborted, untilAborted } from './connect-attempt.js';
 import type { MCPClientEvents, TypedEmitter } from './events.js';
@@ -45,12 +46,16 @@ export interface ConnectionHost {
   sessionEvents: Omit<SessionHooks, 'onUnexpectedClose' | 'onToolListChanged'>;
   /** What the client offers each new session's server (request handlers, roots). */
   features: () => SessionClientFeatures;
+  /** The client's response cache for `session`'s requests, if it caches (response-cache.ts). */
+  cacheFor: (session: Session) => RequestCache | undefined;
 }
 
 /** One client's connection state and current session. */
 export class Connection {
   readonly #host: ConnectionHost;
   readonly #policy: ReconnectPolicy;
+  /** What each HTTP origin was found to speak, kept across connects (session/era-verdict.ts). */
+  readonly #verdicts = new EraVerdicts();
   #state: MCPClientState = 'disconnected';
   #session: Session | undefined;
   #attempt: ConnectAttempt | undefined;
@@ -206,7 +211,12 @@ export class Connection {
    * Opens a session and discovers tools; on success it is the current session (`committed` is called then,
    * synchronously: from there on, `signal` no longer stops the attempt).
    */
-  async #establish(signal: AbortSignal, committed?: () => void): Promise<void> {
+  #establish(signal: AbortSignal, committed?: () => void): Promise<void> {
+    return this.#verdicts.connect(() => this.#establishOnce(signal, committed));
+  }
+
+  /** {@link Connection.#establish}, once. */
+  async #establishOnce(signal: AbortSignal, committed?: () => void): Promise<void> {
     const { options } = this.#host;
     const requestOptions: RequestOptions = {
       signal,
@@ -214,7 +224,7 @@ export class Connection {
     };
     const session = await this.#openSession(requestOptions);
     try {
-      const definitions = await session.listTools(requestOptions);
+      const definitions = await session.listTools({ ...requestOptions, cache: this.#host.cacheFor(session) });
       await listenOf(session)?.ready;
       if (options.logLevel) await session.setLogLevel(options.logLevel, requestOptions);
       if (signal.aborted) throw this.notConnected('connect', 'disconnect() was called while connecting');
@@ -256,7 +266,11 @@ export class Connection {
           hooks,
           options,
           { ...host.features(), resourceSubscriptions: () => this.subscriptions.list() },
-          { protocolVersion: host.options.protocolVersion ?? 'auto', probe: candidate.probe },
+          {
+            protocolVersion: host.options.protocolVersion ?? 'auto',
+            probe: candidate.probe,
+            verdict: candidate.verdictOrigin ? this.#verdicts.slot(candidate.verdictOrigin) : undefined,
+          },
         );
         return session;
       } catch (error) {

@@ -70,7 +70,11 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
    * and from there to HTTP+SSE for a 2024-11-05 server); a -32022 answer naming another revision we speak
    * is retried once with it. A revision pins it: a 2025-era one sends `initialize` offering only it,
    * `'2026-07-28'` only `server/discover`. The HTTP+SSE transport (`transport: 'sse'`) speaks the 2025 era
-   * only, so `'auto'` sends `initialize` there as before. Every reconnect negotiates again.
+   * only, so `'auto'` sends `initialize` there as before. Every reconnect negotiates again, except that over
+   * Streamable HTTP the verdict is kept per origin (MCP spec 2026-07-28, "Basic > Versioning > Backward
+   * Compatibility"): a 2025-era server gets `initialize` at once, a 2026-era one is probed at the agreed
+   * revision or, while its `server/discover` result is fresh (`ttlMs`), not at all; a refusal (-32022, a 4xx
+   * other than 401/403) drops the verdict and the connect probes again, once.
    * A server that speaks none of the revisions allowed fails `connect()` with `MCPCallError` kind
    * `protocol`, `code` -32022, `data: { supported: string[] | undefined, offered: string[] }` (the
    * server's revisions and ours). See `MCPClient.getProtocolVersion()`.
@@ -84,6 +88,16 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
    * to this bound. A count, integer ≥ 0. Default 10 (the MCP SDK's).
    */
   maxInputRounds?: number;
+  /**
+   * Honour the caching hints of 2026-07-28 results (MCP spec 2026-07-28, "Server > Utilities > Caching"):
+   * within its `ttlMs`, a `tools/list` page (also at a reconnect), a `prompts/list`, `resources/list` or
+   * `resources/templates/list` page, or a `resources/read` of one URI is answered from memory, without a
+   * request. `list_changed` / `resources/updated` notifications make the entry stale; `refreshTools()`
+   * always asks the server; `cacheScope: 'private'` entries are dropped by `finishAuth()`. The cache belongs
+   * to this client and is never shared. 2025-era servers send no `ttlMs`, so nothing of theirs is cached.
+   * Default true; `false` sends every request.
+   */
+  cache?: boolean;
 }
 
 /** Options for requests other than `tools/call`: the signal and timeout of every request. */

@@ -31,6 +31,8 @@ export interface TransportCandidate {
    * legacy era only and connects with `initialize` at once.
    */
   probe?: EraProbe;
+  /** The origin whose era verdict this candidate keeps between connects (session/era-verdict.ts); absent: none. */
+  verdictOrigin?: string;
 }
 
 /** The ordered ways to reach one server, and its default name. */
@@ -125,6 +127,7 @@ export function httpTransportPlan(
   // `server/discover`; an old server's 4xx leads to `initialize`, and from there to the HTTP+SSE fallback.
   const streamable: TransportCandidate = {
     probe: 'http',
+    verdictOrigin: target.origin,
     create: () =>
       new StreamableHTTPTransport({
         ...shared,

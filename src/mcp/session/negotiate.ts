@@ -24,6 +24,7 @@ import {
 import { MCPCallError } from '../protocol/errors.js';
 import type { Implementation } from '../protocol/types.js';
 import type { AgentwireTransport } from '../transports/transport.js';
+import { type VerdictSlot, verdictOf } from './era-verdict.js';
 import {
   isModernVersion,
   LEGACY_PROTOCOL_VERSIONS,
@@ -58,13 +59,15 @@ export interface SessionEra {
    * funnel (sdk-call.ts). The two behave alike; tests run the same cases on both.
    */
   modernCalls?: 'direct' | 'funnel';
+  /** The client's verdict for this transport's origin (era-verdict.ts); absent: always probe. */
+  verdict?: VerdictSlot | undefined;
 }
 
 /** What {@link negotiate} needs. */
 export interface NegotiationRequest {
   server: string;
   createTransport: () => AgentwireTransport;
-  probe: EraProbe | undefined;
+  probe?: EraProbe | undefined;
   protocolVersion: MCPProtocolVersionOption;
   clientInfo: Implementation;
   capabilities: Record<string, object>;
@@ -73,6 +76,8 @@ export interface NegotiationRequest {
   signal?: AbortSignal | undefined;
   /** The modern revisions offered, most preferred first. Default {@link MODERN_PROTOCOL_VERSIONS}. */
   modernVersions?: readonly string[];
+  /** The stored verdict of the origin, read before probing and written after (era-verdict.ts). */
+  verdict?: VerdictSlot | undefined;
 }
 
 /** The verdict, and the transport it is for. */
@@ -119,9 +124,24 @@ export async function negotiate(request: NegotiationRequest): Promise<Negotiated
     });
   }
   const modern = pin === 'auto' ? (request.modernVersions ?? MODERN_PROTOCOL_VERSIONS) : [pin];
+  const known = request.verdict?.get();
+  const knownModern = known?.era === 'modern' && modern.includes(known.version) ? known : undefined;
+  const unprobed = (prior: PriorDiscovery): Negotiated => ({
+    transport,
+    prior,
+    started: false,
+    lateProbe: false,
+    reports: [],
+  });
+  if (known?.era === 'legacy' && pin === 'auto') return unprobed({ kind: 'legacy' });
+  if (knownModern && performance.now() < knownModern.staleAt)
+    return unprobed({ kind: 'modern', discover: knownModern.discover });
   await transport.start();
   try {
-    return await probe(transport, request, pin, modern);
+    const negotiated = await probe(transport, request, pin, modern, knownModern?.version);
+    const verdict = verdictOf(negotiated.prior, modern);
+    if (verdict) request.verdict?.set(verdict);
+    return negotiated;
   } catch (error) {
     await transport.close();
     throw error;
@@ -134,13 +154,15 @@ async function probe(
   request: NegotiationRequest,
   pin: MCPProtocolVersionOption,
   modern: readonly string[],
+  agreed: string | undefined,
 ): Promise<Negotiated> {
   const reports: Error[] = [];
   const legacy = (lateProbe: boolean): Negotiated => {
     if (pin !== 'auto') throw notModern(request, pin);
     return { transport, prior: { kind: 'legacy' }, started: true, lateProbe, reports };
   };
-  let version = modern[0] ?? MODERN_PROTOCOL_VERSIONS[0];
+  // A revision agreed before (era-verdict.ts) goes first: no -32022 correction round again.
+  let version = agreed ?? modern[0] ?? MODERN_PROTOCOL_VERSIONS[0];
   for (let attempt = 0; attempt < 2; attempt++) {
     const outcome = await probeOnce(transport, version, request, reports);
     if (request.signal?.aborted) throw request.signal.reason;

@@ -5,6 +5,9 @@
  */
 import type { Progress } from '../protocol/types.js';
 
+/** Upper bound on a cached result's freshness in ms (one day), whatever `ttlMs` the server sent. */
+export const MAX_CACHE_TTL_MS = 86_400_000;
+
 /** Default bound on one request, in ms: the MCP SDK's (`DEFAULT_REQUEST_TIMEOUT_MSEC`). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
@@ -26,4 +29,15 @@ export interface RequestOptions {
   maxTotalTimeoutMs?: number | undefined;
   /** Receives the server's `notifications/progress` for this request. */
   onprogress?: ((progress: Progress) => void) | undefined;
+  /**
+   * Serves a cacheable 2026-07-28 request from the client's response cache or sends it (client/response-cache.ts;
+   * MCP spec 2026-07-28, "Server > Utilities > Caching"). Absent: sent.
+   */
+  cache?: RequestCache | undefined;
+}
+
+/** A response cache as one session's requests see it. */
+export interface RequestCache {
+  /** The cached result of `method` with `params` while fresh, else `send()`'s, stored when cacheable. */
+  through<T>(method: string, params: Record<string, unknown>, send: () => Promise<T>): Promise<T>;
 }

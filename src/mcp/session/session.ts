@@ -127,13 +127,12 @@ export class Session {
       negotiated = await negotiate({
         server,
         createTransport,
-        probe: era.probe,
+        ...era,
         protocolVersion,
         clientInfo,
         capabilities,
         timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         signal: options.signal,
-        ...(era.modernVersions && { modernVersions: era.modernVersions }),
       });
     } catch (error) {
       const method = error instanceof MCPCallError && error.method ? error.method : 'initialize';
@@ -249,7 +248,7 @@ export class Session {
 
   /**
    * Any paginated list (`resources/list` → `resources`, `prompts/list` → `prompts`, …), every page.
-   * A repeated cursor ends the walk, against servers whose cursors loop.
+   * A repeated cursor ends the walk (looping servers); `''` only in 2025 (MCP spec 2026-07-28, "Pagination").
    * @throws MCPCallError
    */
   async listAll<T>(
@@ -262,11 +261,10 @@ export class Session {
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const params = cursor === undefined ? {} : { cursor };
-      const result = await this.request(method, params, schema, options);
+      const result = await this.request(method, cursor === undefined ? {} : { cursor }, schema, options);
       items.push(...(result[key] as T[]));
       cursor = result.nextCursor;
-      if (cursor === undefined || cursor === '' || seen.has(cursor)) return items;
+      if (cursor === undefined || (cursor === '' && this.era !== 'modern') || seen.has(cursor)) return items;
       seen.add(cursor);
     }
     return items;
@@ -290,10 +288,9 @@ export class Session {
           schema,
           sdkOptions(options),
         );
-      return await this.#elicitations.retrying(
-        () => reissuingRead(method, options.signal, send),
-        options.signal,
-      );
+      const fetch = () =>
+        this.#elicitations.retrying(() => reissuingRead(method, options.signal, send), options.signal);
+      return await (options.cache ? options.cache.through(method, params, fetch) : fetch());
     } catch (error) {
       throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeoutMs });
     }
