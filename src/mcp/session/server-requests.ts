@@ -43,7 +43,11 @@ export type MCPUrlElicitationAction = 'accept' | 'decline' | 'cancel';
 
 /** Handlers for server-initiated requests; each one present declares its capability in `initialize`. */
 export interface MCPServerRequestHandlers {
-  /** Answers `sampling/createMessage` with the host's model (declares `sampling`). */
+  /**
+   * Answers `sampling/createMessage` with the host's model (declares `sampling`); in 2026-07-28 also the
+   * sampling requests of `input_required` rounds. Sampling is deprecated in MCP 2026-07-28 (changelog,
+   * "Deprecated"; still fully functional, and supported here).
+   */
   onSampling?: (params: CreateMessageParams, context: ServerRequestContext) => Promise<CreateMessageResult>;
   /**
    * Answers `elicitation/create` (declares `elicitation.form`). For an accepted form, fields the handler
@@ -68,7 +72,11 @@ export interface MCPServerRequestHandlers {
    * ids are ignored. 2026-07-28 has no such notification.
    */
   onUrlElicitationComplete?: (elicitationId: string, context: { server: string }) => void;
-  /** Roots offered to the server on `roots/list` (declares `roots.listChanged`); change with `setRoots()`. */
+  /**
+   * Roots offered to the server on `roots/list` (declares `roots.listChanged`); change with `setRoots()`.
+   * Roots are deprecated in MCP 2026-07-28 (changelog, "Deprecated"; still fully functional, and supported
+   * here).
+   */
   roots?: Root[];
 }
 
