@@ -213,7 +213,9 @@ export class ToolRegistry {
  * agentwire does not do yet, so offering it would only give the model an error.
  */
 function unsupportedBecause(tool: Tool): string | undefined {
-  const definition = (tool as { definition?: { execution?: { taskSupport?: unknown } } }).definition;
+  // An `MCPTool` has its `definition`; an `MCPPrefixedTool` wraps one as `tool`.
+  type Defined = { definition?: { execution?: { taskSupport?: unknown } } };
+  const definition = (tool as Defined).definition ?? (tool as { tool?: Defined }).tool?.definition;
   if (definition?.execution?.taskSupport !== 'required') return undefined;
   return 'it must be called as a task (execution.taskSupport "required"), and tasks are not supported';
 }

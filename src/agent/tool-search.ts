@@ -109,11 +109,16 @@ function offerAll(
   return { specs, table: { ...table, byModelName, specs }, warnings: [warning] };
 }
 
-/** `everything (13), fs (14)`: how many tools each source has, in the order they come. */
+/** Sources named in the search tool's description and the warning; more are counted. */
+const MAX_SOURCES_NAMED = 8;
+
+/** `everything (13), fs (14)`: how many tools each source has, in the order they come; the first few. */
 function countBySource(entries: readonly ToolEntry[]): string {
   const counts = new Map<string, number>();
   for (const e of entries) counts.set(e.source, (counts.get(e.source) ?? 0) + 1);
-  return [...counts].map(([source, n]) => `${source} (${n})`).join(', ');
+  const named = [...counts].slice(0, MAX_SOURCES_NAMED).map(([source, n]) => `${source} (${n})`);
+  const more = counts.size - named.length;
+  return more > 0 ? `${named.join(', ')} and ${more} more sources` : named.join(', ');
 }
 
 /** The `search_tools` tool of one turn, over that turn's `entries`. */
