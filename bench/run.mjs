@@ -2,7 +2,7 @@
 // The benchmark suite (issue 8): agentwire against the bare floor and its peers, same run, same machine,
 // same servers. `npm run bench` builds dist/ and runs everything; then bench/results.json and
 // bench/RESULTS.md are rewritten.
-//   node bench/run.mjs [--quick] [--only=1,2,3,4,5,6,7] [--no-write] [--before=<earlier results.json>]
+//   node bench/run.mjs [--quick] [--only=1,2,3,4,5,6,7,8] [--no-write] [--before=<earlier results.json>]
 // --quick uses small counts (to check the harness, not to quote); --only runs some workloads (the report
 // then covers only those); --before adds an earlier run's figure to each goal. AGENTWIRE_DIST=<dir> measures
 // a build of src/ other than dist/ (e.g. `tsc -p tsconfig.build.json --outDir bench/.build/x`).
@@ -17,6 +17,7 @@ import { runChurn, runLarge, runScaling, runTools } from './workloads/isolated.m
 import { runResultBudget } from './workloads/result-budget.mjs';
 import { runRoundtrip } from './workloads/roundtrip.mjs';
 import { runThroughput } from './workloads/throughput.mjs';
+import { runToolSearch } from './workloads/tool-search.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -42,6 +43,7 @@ const COUNTS = quick
       tools: { tools: 5000, repeats: 2 },
       churn: { cycles: 20 },
       agent: { turns: 20, runs: 3 },
+      toolSearch: { runs: 5 },
     }
   : {
       roundtrip: { warmup: 200, rounds: 20, perRound: 100 },
@@ -56,6 +58,7 @@ const COUNTS = quick
       tools: { tools: 5000, repeats: 5 },
       churn: { cycles: 200 },
       agent: { turns: 20, runs: 20 },
+      toolSearch: { runs: 50 },
     };
 
 const log = (message) =>
@@ -93,6 +96,10 @@ if (wanted(6)) {
 if (wanted(7)) {
   log('workload 7: tool result budget');
   w.budget = await runResultBudget();
+}
+if (wanted(8)) {
+  log('workload 8: hundreds of tools');
+  w.toolSearch = await runToolSearch(COUNTS.toolSearch);
 }
 results.meta.loadAtEnd = (await import('node:os')).loadavg().map((l) => Math.round(l * 100) / 100);
 
