@@ -162,6 +162,14 @@ function goalRows(w) {
       );
     }
   }
+  if (w.toolSearch && !w.toolSearch.error) {
+    const t = w.toolSearch;
+    add(
+      `${t.offered} tools: tool definitions per request, search vs all (no goal set; recorded)`,
+      `${bytes(t.searchBytes)} (${bytes(t.loadedBytes)} with 5 tools loaded) vs ${bytes(t.allBytes)}`,
+      null,
+    );
+  }
   return rows;
 }
 
@@ -341,6 +349,26 @@ function sections(w) {
       );
       out.push(
         `Budget: ${bytes(w.budget.budgetBytes)} per tool result (\`maxToolResultBytes\`). The text keeps its start and end with a notice naming \`head\` / \`tail\`; the image reaches the model as its placeholder, without the base64 copy server-filesystem puts in \`structuredContent\`.\n`,
+      );
+    }
+  }
+  if (w.toolSearch) {
+    const t = w.toolSearch;
+    out.push('## 8. Hundreds of tools (43 real servers; `Agent` with `search_tools` and without)\n');
+    if (t.measuredAt) {
+      const load = t.load ? `, load ${t.load.start[0]} → ${t.load.end[0]}` : '';
+      out.push(`Measured ${t.measuredAt} (\`${t.command}\`${load}, merged into this report).\n`);
+    }
+    if (t.error) out.push(`Not measured: ${t.error}\n`);
+    else {
+      out.push(
+        `${t.servers} servers (33 sessions of server-everything over Streamable HTTP, 5 server-filesystem and 5 server-memory over stdio, \`MCPServers.getTools({ prefix: true })\`): ${t.tools} tools, ${t.offered} offered (${t.tools - t.offered} need MCP tasks and are skipped). The model is an in-process fake; bytes are the JSON of the request's \`tools\` (provider-neutral specs, schemas as the servers sent them); times are medians of ${t.runs} runs.\n`,
+      );
+      out.push(
+        `| | tool definitions per request | time per run |\n|---|---|---|\n` +
+          `| every definition (\`toolSearchThreshold: Infinity\`), 1 turn | ${bytes(t.allBytes)} | ${ms(t.allTurnMs)} |\n` +
+          `| \`search_tools\` only (default threshold 64), 1 turn | ${bytes(t.searchBytes)} | ${ms(t.searchTurnMs)} |\n` +
+          `| a search for "read a file" (5 tools loaded), then the answer: 2 turns | ${bytes(t.searchBytes)}, then ${bytes(t.loadedBytes)} | ${ms(t.searchRunMs)} |\n`,
       );
     }
   }

@@ -2,7 +2,7 @@
 // The benchmark suite (issue 8): agentwire against the bare floor and its peers, same run, same machine,
 // same servers. `npm run bench` builds dist/ and runs everything; then bench/results.json and
 // bench/RESULTS.md are rewritten.
-//   node bench/run.mjs [--quick] [--only=1,2,3,4,5,6,7,9] [--no-write] [--before=<earlier results.json>]
+//   node bench/run.mjs [--quick] [--only=1,2,3,4,5,6,7,8,9] [--no-write] [--before=<earlier results.json>]
 // --quick uses small counts (to check the harness, not to quote); --only runs some workloads (the report
 // then covers only those; --only=9 alone rewrites only workload 9's section of RESULTS.md and its figures
 // go to bench/results-era2026.json, leaving the other workloads' run as it was); --before adds an earlier run's figure to each goal. AGENTWIRE_DIST=<dir> measures
@@ -21,6 +21,7 @@ import { runChurn, runLarge, runScaling, runTools } from './workloads/isolated.m
 import { runResultBudget } from './workloads/result-budget.mjs';
 import { runRoundtrip } from './workloads/roundtrip.mjs';
 import { runThroughput } from './workloads/throughput.mjs';
+import { runToolSearch } from './workloads/tool-search.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -52,6 +53,7 @@ const COUNTS = quick
         tools: { tools: 5000, repeats: 1 },
         negotiation: { repeats: 1 },
       },
+      toolSearch: { runs: 5 },
     }
   : {
       roundtrip: { warmup: 200, rounds: 20, perRound: 100 },
@@ -73,6 +75,7 @@ const COUNTS = quick
         tools: { tools: 5000, repeats: 3 },
         negotiation: { repeats: 7 },
       },
+      toolSearch: { runs: 50 },
     };
 
 const log = (message) =>
@@ -110,6 +113,10 @@ if (wanted(6)) {
 if (wanted(7)) {
   log('workload 7: tool result budget');
   w.budget = await runResultBudget();
+}
+if (wanted(8)) {
+  log('workload 8: hundreds of tools');
+  w.toolSearch = await runToolSearch(COUNTS.toolSearch);
 }
 if (wanted(9)) {
   log('workload 9: MCP 2026-07-28 against the SDK v2 client in auto mode');

@@ -87,3 +87,7 @@ export const EVERYTHING_TOOLS = [
   'trigger-long-running-operation',
   'simulate-research-query',
 ];
+
+/** The agent's warning (a CLI `warning:` line) for server-everything's task-only tool, which it does not offer. */
+export const tasksWarning = (server: string): string =>
+  `warning: tool "simulate-research-query" from ${server} skipped: it must be called as a task (execution.taskSupport "required"), and tasks are not supported\n`;

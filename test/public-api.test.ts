@@ -157,6 +157,8 @@ describe('public API', () => {
         'samplingHandler',
         'DEFAULT_MAX_TOOL_RESULT_BYTES',
         'DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES',
+        'DEFAULT_TOOL_SEARCH_THRESHOLD',
+        'PROVIDER_MAX_TOOLS',
         'SamplingHandler',
         // providers
         'Model',

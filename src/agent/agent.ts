@@ -9,11 +9,13 @@ import { AgentAbortError, AgentError } from './errors.js';
 import { EventChannel } from './event-channel.js';
 import type { AgentEvent, AgentResult } from './events.js';
 import { type McpServerHandle, type McpServerOptions, mcpToolGroup } from './mcp-servers.js';
+import { maxToolsFor } from './provider-limits.js';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES } from './result-budget.js';
 import { runAgent } from './run.js';
 import { samplingHandler } from './sampling.js';
 import { DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES } from './system-prompt.js';
 import { type ToolNamePrefixPolicy, ToolRegistry, type ToolWarning } from './tool-registry.js';
+import { DEFAULT_TOOL_SEARCH_THRESHOLD, ToolSearchState } from './tool-search.js';
 
 /** Default {@link AgentOptions.maxTurns}. */
 export const DEFAULT_MAX_TURNS = 25;
@@ -66,6 +68,19 @@ export interface AgentOptions {
    * with a `ModelError` of kind `timeout`. `0` turns it off. Default: the adapter's (600 000).
    */
   modelRequestTimeoutMs?: number;
+  /**
+   * When the agent has more tools than this, each request offers the model a `search_tools` tool (ranked
+   * search over names, descriptions and parameter names) and the tools it loaded with it, instead of every
+   * definition; a `warning` says so once. `0` always searches, `Infinity` never. Default 64
+   * ({@link DEFAULT_TOOL_SEARCH_THRESHOLD}).
+   */
+  toolSearchThreshold?: number;
+  /**
+   * Most tools one request carries; beyond it tools are left out with a `warning` naming them (with tool
+   * search, the least recently loaded are unloaded). Default: the provider's bound (128 for `openai`,
+   * `PROVIDER_MAX_TOOLS`), none for others.
+   */
+  maxToolsPerRequest?: number;
 }
 
 /** Options of one run. */
@@ -91,6 +106,7 @@ export class Agent {
   readonly #servers = new Map<McpServerHandle, () => void>();
   readonly #owned = new Set<McpServerHandle>();
   readonly #reported = new Set<string>();
+  readonly #search = new ToolSearchState();
   #history: Message[] = [];
   #running = false;
 
@@ -109,6 +125,7 @@ export class Agent {
   /** Forgets the conversation. */
   reset(): void {
     this.#history = [];
+    this.#search.clear();
   }
 
   /**
@@ -225,6 +242,11 @@ export class Agent {
       maxServerInstructionsBytes:
         settings.maxServerInstructionsBytes ?? DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES,
       registry: this.#registry,
+      toolOffer: {
+        threshold: settings.toolSearchThreshold ?? DEFAULT_TOOL_SEARCH_THRESHOLD,
+        maxTools: maxToolsFor(settings.model, settings.maxToolsPerRequest),
+      },
+      toolSearch: this.#search,
       approve: this.#options.approve,
       history: this.#history,
       signal,

@@ -10,6 +10,7 @@ import { withLinkedSignal } from './linked-signal.js';
 import { systemPrompt } from './system-prompt.js';
 import { executeToolCalls, type ResultBudget } from './tool-execution.js';
 import type { ToolRegistry, ToolWarning } from './tool-registry.js';
+import { offerTools, type ToolOfferSettings, type ToolSearchState } from './tool-search.js';
 import { streamTurn } from './turn.js';
 
 /** What one run needs. `history` is the agent's conversation; the run appends to it. */
@@ -24,6 +25,10 @@ export interface RunContext {
   /** Longest `instructions` text taken from one server, in bytes. */
   maxServerInstructionsBytes: number;
   registry: ToolRegistry;
+  /** Every tool, or a search above a threshold; the provider's tool count held in both. */
+  toolOffer: ToolOfferSettings;
+  /** The tools the model loaded with the search tool (kept by the agent across runs). */
+  toolSearch: ToolSearchState;
   approve: ApproveHook | undefined;
   history: Message[];
   signal: AbortSignal;
@@ -68,8 +73,9 @@ async function runTurns(prompt: string, context: RunContext): Promise<AgentResul
     // A server that announced new tools (`tools/list_changed`) before answering a call is listed again
     // before the model is asked, so the model sees the tools the server has now.
     await raceAbort(context.registry.settled(), signal);
-    const table = context.registry.build(context.model);
-    context.warn(table.warnings);
+    const built = context.registry.build(context.model);
+    const { table, warnings } = offerTools(built, context.model, context.toolOffer, context.toolSearch);
+    context.warn([...built.warnings, ...warnings]);
     emit({ type: 'turn_start', turn });
     const system = systemPrompt(
       context.system,

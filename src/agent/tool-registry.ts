@@ -50,11 +50,21 @@ export interface ToolEntry {
   readonly maxResultBytes?: number;
 }
 
-/** A problem that makes a tool unavailable to the model; never silent. */
+/**
+ * A problem that makes a tool unavailable to the model, or a change in how tools are offered; never silent.
+ * - `collision`: its name clashes and cannot be told apart;
+ * - `schema`: the provider cannot take its input schema;
+ * - `unsupported`: the client cannot call it (it needs a protocol feature agentwire does not speak);
+ * - `limit`: left out of requests to stay within the provider's tool count (`tools` names them all);
+ * - `deferred`: the tools are more than `toolSearchThreshold` and found through the search tool (`tool`).
+ */
 export interface ToolWarning {
   message: string;
+  /** The tool concerned (the first one, when there are several). */
   tool: string;
-  kind: 'collision' | 'schema';
+  /** Every tool concerned, when there are several (`limit`). */
+  tools?: readonly string[];
+  kind: 'collision' | 'schema' | 'unsupported' | 'limit' | 'deferred';
 }
 
 /** The tools of one turn. */
@@ -89,7 +99,7 @@ export class ToolRegistry {
 
   /** Name clashes the current sources would cause (same rules as {@link build}). */
   collisions(): ToolWarning[] {
-    return this.#resolveNames().warnings;
+    return this.#resolveNames().warnings.filter((w) => w.kind === 'collision');
   }
 
   /**
@@ -173,6 +183,12 @@ export class ToolRegistry {
     const kept: Candidate[] = [];
     const taken = new Map<string, Candidate>();
     for (const c of candidates) {
+      const unsupported = unsupportedBecause(c.tool);
+      if (unsupported !== undefined) {
+        const message = `tool "${c.tool.name}" from ${c.source} skipped: ${unsupported}`;
+        warnings.push({ kind: 'unsupported', tool: c.tool.name, message });
+        continue;
+      }
       const holder = taken.get(c.wanted);
       if (holder === undefined) {
         taken.set(c.wanted, c);
@@ -189,6 +205,19 @@ export class ToolRegistry {
     }
     return { candidates: kept, warnings };
   }
+}
+
+/**
+ * Why the client cannot call `tool`, if it cannot: an MCP tool whose `execution.taskSupport` is `required`
+ * must be called as a task (MCP spec 2025-11-25, "Tools > Tool" `execution`; "Utilities > Tasks"), which
+ * agentwire does not do yet, so offering it would only give the model an error.
+ */
+function unsupportedBecause(tool: Tool): string | undefined {
+  // An `MCPTool` has its `definition`; an `MCPPrefixedTool` wraps one as `tool`.
+  type Defined = { definition?: { execution?: { taskSupport?: unknown } } };
+  const definition = (tool as Defined).definition ?? (tool as { tool?: Defined }).tool?.definition;
+  if (definition?.execution?.taskSupport !== 'required') return undefined;
+  return 'it must be called as a task (execution.taskSupport "required"), and tasks are not supported';
 }
 
 function clashes(candidates: Candidate[]): Candidate[][] {

@@ -33,6 +33,7 @@ import type { RequestOptions } from '../session/request-options.js';
 import { objectWithArraySchema } from '../session/result-checks.js';
 import type { Session } from '../session/session.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
+import { CallLimiter } from './call-limiter.js';
 import type { MCPConnectOptions } from './connect-attempt.js';
 import { Connection } from './connection.js';
 import { DebouncedRefresh } from './debounced-refresh.js';
@@ -69,6 +70,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   readonly #options: MCPClientOptions;
   readonly #tools: ToolSet;
   readonly #connection: Connection;
+  readonly #calls: CallLimiter;
   #callDefaults: MCPCallOptionsSource | undefined;
   #refreshing: Promise<MCPTool[]> | undefined;
   #refreshAgain = false;
@@ -87,6 +89,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     this.#roots = options.roots;
     this.#tools = new ToolSet(this);
     this.#cache = options.cache === false ? undefined : new ResponseCache();
+    this.#calls = new CallLimiter(options.maxConcurrentCalls, this.name);
     this.#connection = new Connection({
       name: this.name,
       plan,
@@ -270,8 +273,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     const timeout = resolved.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     const deadline = Date.now() + timeout;
     // The timeout bounds the whole call, waiting for a reconnect included: a later attempt gets what is left.
-    const request = (session: Session, budget: number) =>
-      session.callTool(name, input, { ...resolved, timeoutMs: Math.max(1, budget) });
+    const request = (session: Session, ms: number) => this.#calls.call(session, name, input, resolved, ms);
     // Connected (the common case): no await before the request, and the configured timeout as given.
     const connection = this.#connection;
     const ready = connection.connected;

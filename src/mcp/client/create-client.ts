@@ -14,7 +14,10 @@ export type MCPCreateClientOptions = Omit<MCPClientOptions, 'name'> &
 
 /** A client (not yet connected) for one configured server, named after its entry. */
 export function createClient(entry: MCPServerEntry, options: MCPCreateClientOptions = {}): MCPClient {
-  const { stderr, inheritEnv, authProvider, idleTimeoutMs, fetch, ...clientOptions } = options;
+  const { stderr, inheritEnv, authProvider, idleTimeoutMs, fetch, ...shared } = options;
+  // The entry's own bound wins over the one given for every server.
+  const { maxConcurrentCalls } = entry;
+  const clientOptions = { ...shared, ...(maxConcurrentCalls !== undefined && { maxConcurrentCalls }) };
   if (entry.kind === 'stdio') {
     const server: MCPStdioServer = {
       ...entry.server,

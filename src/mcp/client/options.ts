@@ -99,6 +99,14 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
    * Default true; `false` sends every request.
    */
   cache?: boolean;
+  /**
+   * Most tool calls in flight to this server at once; more wait in order (FIFO), and the wait counts toward
+   * each call's timeout (a call that times out or is aborted while waiting never reaches the server). For a
+   * stdio server that works one request at a time, so that one model turn's parallel calls do not pile up.
+   * A whole number ≥ 1. Default: no bound.
+   * @throws RangeError from `fromStdio` / `fromUrl` when it is not a whole number ≥ 1.
+   */
+  maxConcurrentCalls?: number;
 }
 
 /** Options for requests other than `tools/call`: the signal and timeout of every request. */

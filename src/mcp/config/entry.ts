@@ -13,6 +13,7 @@ import {
   type EntryContext,
   entryError,
   readNonEmptyString,
+  readPositiveInteger,
   readStringArray,
   readStringRecord,
 } from './fields.js';
@@ -23,6 +24,8 @@ import type { MCPToolFilter } from './tool-filter.js';
 export interface MCPServerEntryBase extends MCPToolFilter {
   /** The entry's key under `mcpServers` / `servers`; becomes the client's `name`. */
   name: string;
+  /** `"maxConcurrentCalls"`: most tool calls in flight to the server (see `MCPClientOptions`). */
+  maxConcurrentCalls?: number;
 }
 
 /** A server started as a child process. */
@@ -75,10 +78,21 @@ function readType(context: EntryContext, raw: Record<string, unknown>) {
   throw entryError(context, 'type', `must be "stdio", "http" or "sse" (got "${type}")`);
 }
 
-function readFilter(context: EntryContext, raw: Record<string, unknown>): MCPToolFilter {
+/** The fields every entry may have: the tool filter and the call bound. */
+function readFilter(
+  context: EntryContext,
+  raw: Record<string, unknown>,
+): MCPToolFilter & {
+  maxConcurrentCalls?: number;
+} {
   const allowTools = readStringArray(context, raw, 'allowTools', true);
   const blockTools = readStringArray(context, raw, 'blockTools', true);
-  return { ...(allowTools && { allowTools }), ...(blockTools && { blockTools }) };
+  const maxConcurrentCalls = readPositiveInteger(context, raw, 'maxConcurrentCalls');
+  return {
+    ...(allowTools && { allowTools }),
+    ...(blockTools && { blockTools }),
+    ...(maxConcurrentCalls !== undefined && { maxConcurrentCalls }),
+  };
 }
 
 function readEnvFile(context: EntryParseContext, raw: Record<string, unknown>): Record<string, string> {

@@ -95,3 +95,16 @@ export function readStringRecord(
   }
   return out;
 }
+
+/** A whole number of at least 1 (`maxConcurrentCalls`); undefined when absent. Never interpolated. */
+export function readPositiveInteger(
+  context: EntryContext,
+  raw: Record<string, unknown>,
+  field: string,
+): number | undefined {
+  const value = raw[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+    throw entryError(context, field, 'must be a whole number of at least 1');
+  return value;
+}
