@@ -30,6 +30,13 @@ export {
 } from './agent/index.js';
 export type { JsonObject, JsonSchema, JsonValue } from './core/json.js';
 export type { Tool, ToolContext, ToolProgress } from './core/tool.js';
+export {
+  isToolOutput,
+  type ToolOutput,
+  type ToolOutputMedia,
+  type ToolOutputPart,
+  type ToolOutputText,
+} from './core/tool-output.js';
 export { VERSION } from './core/version.js';
 export {
   type Annotations,
@@ -115,6 +122,7 @@ export {
   type UnknownContent,
 } from './mcp/index.js';
 export {
+  ANTHROPIC_IMAGE_LIMITS,
   type AnthropicModelOptions,
   type AssistantMessage,
   anthropic,
@@ -122,6 +130,8 @@ export {
   DEFAULT_MODEL_IDLE_TIMEOUT_MS,
   DEFAULT_MODEL_REQUEST_TIMEOUT_MS,
   DEFAULT_OPENAI_MODEL,
+  type ImageLimits,
+  type ImageOptions,
   type Message,
   type Model,
   ModelError,
@@ -130,6 +140,7 @@ export {
   type ModelRequest,
   type ModelToolSpec,
   modelFromEnv,
+  OPENAI_IMAGE_LIMITS,
   type OpenAIModelOptions,
   openai,
   SchemaConversionError,
