@@ -151,22 +151,64 @@ async function fitImage(image: ToolOutputMedia, limits: ImageLimits): Promise<Pr
 
 /**
  * Without `sharp`: an image is sent as is when its format is taken, its size within `maxImageBytes` and its
- * dimensions, read from the header (PNG, GIF), within `maxImageDimensionPx`; anything else (JPEG and WebP
- * headers are not read) becomes the placeholder.
+ * dimensions, read from its header, within `maxImageDimensionPx`; anything else becomes the placeholder.
+ * Exported for tests only.
  */
-function fitWithoutSharp(input: Buffer, mimeType: string, limits: ImageLimits): PreparedImage | undefined {
+export function fitWithoutSharp(
+  input: Buffer,
+  mimeType: string,
+  limits: ImageLimits,
+): PreparedImage | undefined {
   if (!limits.mimeTypes.includes(mimeType) || input.length > limits.maxImageBytes) return undefined;
   const size = headerSize(input);
-  if (size === undefined || Math.max(size.width, size.height) > limits.maxImageDimensionPx) return undefined;
+  if (size === undefined || size.format !== mimeType) return undefined;
+  if (Math.max(size.width, size.height) > limits.maxImageDimensionPx) return undefined;
   return { data: input.toString('base64'), mimeType };
 }
 
-/** Width and height of a PNG (IHDR, PNG spec 11.2.2) or a GIF (logical screen, GIF89a section 18). */
-function headerSize(input: Buffer): { width: number; height: number } | undefined {
-  const png = input.length >= 24 && input.toString('latin1', 1, 4) === 'PNG';
-  if (png) return { width: input.readUInt32BE(16), height: input.readUInt32BE(20) };
-  if (input.length >= 10 && input.toString('latin1', 0, 3) === 'GIF') {
-    return { width: input.readUInt16LE(6), height: input.readUInt16LE(8) };
+interface HeaderSize {
+  format: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * Format and size from an image's header: PNG (IHDR, PNG spec 11.2.2), GIF (logical screen descriptor,
+ * GIF89a section 18), JPEG (the first SOFn marker, ITU T.81 B.2.2), WebP (VP8X canvas; VP8 and VP8L frame
+ * headers, RFC 9649). `undefined` when the header is not one of these or is cut short.
+ */
+function headerSize(b: Buffer): HeaderSize | undefined {
+  const ascii = (from: number, to: number) => b.toString('latin1', from, to);
+  if (b.length >= 24 && ascii(1, 4) === 'PNG') {
+    return { format: 'image/png', width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+  }
+  if (b.length >= 10 && ascii(0, 3) === 'GIF') {
+    return { format: 'image/gif', width: b.readUInt16LE(6), height: b.readUInt16LE(8) };
+  }
+  if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) return jpegSize(b);
+  if (b.length >= 30 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') {
+    const chunk = ascii(12, 16);
+    const webp = (width: number, height: number) => ({ format: 'image/webp', width, height });
+    if (chunk === 'VP8X') return webp(1 + b.readUIntLE(24, 3), 1 + b.readUIntLE(27, 3));
+    if (chunk === 'VP8 ') return webp(b.readUInt16LE(26) & 0x3fff, b.readUInt16LE(28) & 0x3fff);
+    if (chunk === 'VP8L') {
+      const bits = b.readUInt32LE(21);
+      return webp((bits & 0x3fff) + 1, ((bits >> 14) & 0x3fff) + 1);
+    }
+  }
+  return undefined;
+}
+
+function jpegSize(b: Buffer): HeaderSize | undefined {
+  let at = 2;
+  while (at + 9 <= b.length) {
+    if (b[at] !== 0xff) return undefined;
+    const marker = b[at + 1] ?? 0;
+    // SOF0 to SOF15, except DHT (C4), JPG (C8) and DAC (CC), carry the frame size.
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { format: 'image/jpeg', width: b.readUInt16BE(at + 7), height: b.readUInt16BE(at + 5) };
+    }
+    at += 2 + b.readUInt16BE(at + 2);
   }
   return undefined;
 }
