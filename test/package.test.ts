@@ -125,6 +125,8 @@ describe('the packed package', () => {
     expect(existsSync(path.join(app, 'node_modules', 'agentwire', 'package.json'))).toBe(true);
     expect(existsSync(path.join(app, 'node_modules', '@anthropic-ai', 'sdk'))).toBe(false);
     expect(existsSync(path.join(app, 'node_modules', 'openai'))).toBe(false);
+    // The image library for scaling images of tool results is an optional peer dependency too.
+    expect(existsSync(path.join(app, 'node_modules', 'sharp'))).toBe(false);
   });
 
   it('runs as `npx agentwire --help`', async () => {

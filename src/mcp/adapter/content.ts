@@ -15,6 +15,8 @@
  * content blocks, and appended as JSON when every block is binary (image, audio, blob resource), so
  * structured output is never lost, unless it only mirrors the blocks (`{ content: [...the blocks] }`, as
  * server-filesystem's `read_media_file` sends): that copy would put the base64 before the model as text.
+ * {@link renderCallToolOutput} gives the same rendering with the images and audio in place, for models
+ * that can take them.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { ToolOutput, ToolOutputPart } from '../../core/tool-output.js';
