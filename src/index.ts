@@ -32,6 +32,13 @@ export {
 } from './agent/index.js';
 export type { JsonObject, JsonSchema, JsonValue } from './core/json.js';
 export type { Tool, ToolContext, ToolProgress } from './core/tool.js';
+export {
+  isToolOutput,
+  type ToolOutput,
+  type ToolOutputMedia,
+  type ToolOutputPart,
+  type ToolOutputText,
+} from './core/tool-output.js';
 export { VERSION } from './core/version.js';
 export {
   type Annotations,
@@ -119,6 +126,7 @@ export {
   type UnknownContent,
 } from './mcp/index.js';
 export {
+  ANTHROPIC_IMAGE_LIMITS,
   type AnthropicModelOptions,
   type AssistantMessage,
   anthropic,
@@ -126,6 +134,8 @@ export {
   DEFAULT_MODEL_IDLE_TIMEOUT_MS,
   DEFAULT_MODEL_REQUEST_TIMEOUT_MS,
   DEFAULT_OPENAI_MODEL,
+  type ImageLimits,
+  type ImageOptions,
   type Message,
   type Model,
   ModelError,
@@ -134,6 +144,7 @@ export {
   type ModelRequest,
   type ModelToolSpec,
   modelFromEnv,
+  OPENAI_IMAGE_LIMITS,
   type OpenAIModelOptions,
   openai,
   SchemaConversionError,

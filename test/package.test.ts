@@ -126,6 +126,8 @@ describe('the packed package', () => {
     expect(existsSync(path.join(app, 'node_modules', '@anthropic-ai', 'sdk'))).toBe(false);
     expect(existsSync(path.join(app, 'node_modules', 'openai'))).toBe(false);
     expect(existsSync(path.join(app, 'node_modules', '@opentelemetry', 'api'))).toBe(false);
+    // The image library for scaling images of tool results is an optional peer dependency too.
+    expect(existsSync(path.join(app, 'node_modules', 'sharp'))).toBe(false);
   });
 
   it('runs as `npx agentwire --help`', async () => {

@@ -5,6 +5,7 @@
  * notice in the middle saying how much was cut and how to get the rest.
  */
 import { isRecord, type JsonSchema } from '../core/json.js';
+import type { ToolOutputPart } from '../core/tool-output.js';
 
 /**
  * Default {@link AgentOptions.maxToolResultBytes}: 100 000 bytes of UTF-8, about 25 000 tokens (the order
@@ -146,4 +147,22 @@ function countNewlines(bytes: Buffer, from: number, to: number): number {
 /** The 1-based number of the line that holds byte `at` (a newline belongs to the line it ends). */
 function lineAt(bytes: Buffer, at: number): number {
   return countNewlines(bytes, 0, Math.max(0, at)) + 1;
+}
+
+/**
+ * The parts of a result with media held to the same text budget: its text parts as they are (long base64
+ * omitted) when together within `maxBytes`, else `fitted` (the whole result fitted as text, see
+ * {@link fitText}) followed by the media. Media are bounded by the model's adapter, not by this budget.
+ */
+export function fitParts(
+  parts: readonly ToolOutputPart[],
+  fitted: string,
+  maxBytes: number,
+): ToolOutputPart[] {
+  const texts = parts.flatMap((p) => (p.type === 'text' ? [omitBase64(p.text)] : []));
+  if (Buffer.byteLength(texts.join('\n')) <= maxBytes) {
+    return parts.map((p) => (p.type === 'text' ? { type: 'text', text: omitBase64(p.text) } : p));
+  }
+  const media = parts.filter((p) => p.type !== 'text');
+  return [{ type: 'text', text: fitted }, ...media];
 }

@@ -5,6 +5,7 @@
  * stops the turn.
  */
 import type { ToolProgress } from '../core/tool.js';
+import { isToolOutput, type ToolOutputPart } from '../core/tool-output.js';
 import { parseToolArguments } from '../providers/json-args.js';
 import type { ToolCallPart, ToolResult } from '../providers/model.js';
 import { type ApproveHook, askApproval } from './approval.js';
@@ -12,7 +13,7 @@ import { checkToolArguments, checkToolInput } from './arguments.js';
 import { errorDataSuffix } from './error-data.js';
 import type { AgentEvent, ToolCallInfo } from './events.js';
 import { withLinkedSignal } from './linked-signal.js';
-import { fitText, readMoreHint } from './result-budget.js';
+import { fitParts, fitText, readMoreHint } from './result-budget.js';
 import type { ToolEntry, ToolTable } from './tool-registry.js';
 
 /** What executing a turn's calls needs from the run. */
@@ -57,13 +58,21 @@ async function executeOne(call: ToolCallPart, context: ToolExecutionContext): Pr
     modelName: call.name,
     source: entry?.source ?? 'unknown',
   };
-  const finish = (raw: string, isError: boolean, durationMs = 0): ToolResult => {
+  const finish = (
+    raw: string,
+    isError: boolean,
+    durationMs = 0,
+    parts?: readonly ToolOutputPart[],
+  ): ToolResult => {
     // Every result is held to the budget, errors too: a failing tool may quote its whole output.
     const maxBytes = budgetOf(context.resultBudget, call.name, entry);
     const schema = entry?.tool.inputSchema ?? { type: 'object' };
-    const content = fitText(raw, maxBytes, readMoreHint(call.name, schema, maxBytes));
+    const hint = readMoreHint(call.name, schema, maxBytes);
+    const content = fitText(raw, maxBytes, hint);
     context.emit({ type: 'tool_end', turn: context.turn, ...info, result: content, isError, durationMs });
-    return { toolCallId: call.id, name: call.name, content, isError };
+    const result: ToolResult = { toolCallId: call.id, name: call.name, content, isError };
+    if (parts !== undefined) result.parts = fitParts(parts, content, maxBytes);
+    return result;
   };
   const parsed = parseToolArguments(call.arguments);
   context.emit({
@@ -101,7 +110,9 @@ async function executeOne(call: ToolCallPart, context: ToolExecutionContext): Pr
     const started = performance.now();
     try {
       const value = await runTool(entry, verdict.input, call.id, { ...context, signal }, info);
-      return finish(renderValue(value), false, Math.round(performance.now() - started));
+      const durationMs = Math.round(performance.now() - started);
+      if (isToolOutput(value)) return finish(value.text, false, durationMs, value.parts);
+      return finish(renderValue(value), false, durationMs);
     } catch (error) {
       return finish(describeFailure(error), true, Math.round(performance.now() - started));
     }
@@ -117,7 +128,8 @@ function runTool(
 ): Promise<unknown> {
   const onProgress = (progress: ToolProgress) =>
     context.emit({ type: 'tool_progress', turn: context.turn, ...info, progress });
-  return entry.tool.execute(input, { signal: context.signal, toolCallId, onProgress });
+  // Media are always asked for: the model's adapter decides what it can send (see `ToolResult.parts`).
+  return entry.tool.execute(input, { signal: context.signal, toolCallId, onProgress, acceptsMedia: true });
 }
 
 /** What the model reads for a successful result: strings as they are, anything else as JSON. */

@@ -17,6 +17,12 @@ export interface ToolContext {
    * server does not know it.
    */
   onProgress?: (progress: ToolProgress) => void;
+  /**
+   * Set by a caller that can hand images and audio to its model (the agent): the tool may then resolve
+   * with a `ToolOutput` (text and media in order) instead of text. MCP tools do when the result has
+   * image or audio blocks and the client has no `formatResult`. Default false: text only.
+   */
+  acceptsMedia?: boolean;
 }
 
 /** One progress report (MCP `notifications/progress` params, minus the token). */

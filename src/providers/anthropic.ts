@@ -1,12 +1,20 @@
 /**
  * Anthropic Messages API adapter (`@anthropic-ai/sdk`, imported on the first request): streaming, tool use,
- * `is_error` tool results.
+ * `is_error` tool results, images of tool results as `image` blocks inside the `tool_result` (Anthropic
+ * docs, "Tool use > Handling tool results": `content` may be a list of text and image blocks).
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { JsonSchema } from '../core/json.js';
 import { ModelError } from './errors.js';
 import { guardedStream } from './guarded-stream.js';
 import { parseToolArguments } from './json-args.js';
+import {
+  type ImageLimits,
+  type ImageOptions,
+  imageLimits,
+  type PreparedImages,
+  prepareImages,
+} from './media.js';
 import type {
   AssistantMessage,
   Message,
@@ -17,13 +25,30 @@ import type {
   StopReason,
   TextPart,
   ToolCallPart,
+  ToolResult,
   Usage,
 } from './model.js';
 import { normalizeSchema } from './schema.js';
 import { lazyClient, loadSdk } from './sdk.js';
 
-/** Options of {@link anthropic}. */
-export interface AnthropicModelOptions {
+/**
+ * The Messages API's image limits (Anthropic docs, "Vision > Limitations" and "API errors"): 5 MB of base64
+ * per image, 8000 px per edge (2000 px once a request holds more than 20 images), 100 images and 32 MB per
+ * request; JPEG, PNG, GIF, WebP. The defaults stay inside them: 3 932 160 decoded bytes (5 MiB of base64),
+ * 1568 px (the longest edge the docs advise; the API scales larger ones down itself), the 20 newest
+ * images and 15 MiB of them (20 MiB of base64) per request.
+ */
+export const ANTHROPIC_IMAGE_LIMITS: Readonly<ImageLimits> = {
+  sendImages: true,
+  maxImageBytes: 3_932_160,
+  maxImageDimensionPx: 1568,
+  maxImagesPerRequest: 20,
+  maxImageBytesPerRequest: 15_728_640,
+  mimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'],
+};
+
+/** Options of {@link anthropic}; images of tool results: see {@link ANTHROPIC_IMAGE_LIMITS} for defaults. */
+export interface AnthropicModelOptions extends ImageOptions {
   /** Model id, e.g. `claude-sonnet-5`. */
   model: string;
   /** Defaults to the `ANTHROPIC_API_KEY` environment variable (read by the SDK, at the first request). */
@@ -54,11 +79,13 @@ class AnthropicModel implements Model {
   readonly id: string;
   readonly #options: AnthropicModelOptions;
   readonly #maxTokens: number;
+  readonly #images: ImageLimits;
 
   constructor(options: AnthropicModelOptions) {
     this.id = options.model;
     this.#options = { ...options };
     this.#maxTokens = options.maxTokens ?? 4096;
+    this.#images = imageLimits(options, ANTHROPIC_IMAGE_LIMITS);
   }
 
   /** The SDK client, created on first use (see {@link lazyClient}). */
@@ -86,7 +113,10 @@ class AnthropicModel implements Model {
           {
             model: this.id,
             max_tokens: request.maxTokens ?? this.#maxTokens,
-            messages: toAnthropicMessages(request.messages),
+            messages: toAnthropicMessages(
+              request.messages,
+              await prepareImages(request.messages, this.#images),
+            ),
             stream: true,
             ...(request.system ? { system: request.system } : {}),
             ...(request.tools.length > 0 ? { tools: request.tools.map(toAnthropicTool) } : {}),
@@ -176,7 +206,10 @@ function toAnthropicTool(tool: ModelToolSpec): Anthropic.Messages.Tool {
   };
 }
 
-function toAnthropicMessages(messages: readonly Message[]): Anthropic.Messages.MessageParam[] {
+function toAnthropicMessages(
+  messages: readonly Message[],
+  images: PreparedImages,
+): Anthropic.Messages.MessageParam[] {
   return messages.map((message): Anthropic.Messages.MessageParam => {
     if (message.role === 'user') return { role: 'user', content: message.content };
     if (message.role === 'tool') {
@@ -185,7 +218,7 @@ function toAnthropicMessages(messages: readonly Message[]): Anthropic.Messages.M
         content: message.results.map((r) => ({
           type: 'tool_result',
           tool_use_id: r.toolCallId,
-          content: r.content,
+          content: toResultContent(r, images),
           is_error: r.isError,
         })),
       };
@@ -206,4 +239,30 @@ function toAnthropicMessages(messages: readonly Message[]): Anthropic.Messages.M
       );
     return { role: 'assistant', content };
   });
+}
+
+type ResultBlock = Anthropic.Messages.TextBlockParam | Anthropic.Messages.ImageBlockParam;
+
+/**
+ * A result's parts as `tool_result` content: text blocks (adjacent texts joined, empty ones dropped, as the
+ * API refuses them) and image blocks; audio, which the API does not take, and images left out of the
+ * request become their placeholder text.
+ */
+function toResultContent(result: ToolResult, images: PreparedImages): string | ResultBlock[] {
+  // Without an image to send, the text as before: `content` already renders every part as text.
+  if (!result.parts?.some((p) => p.type === 'image' && images.has(p))) return result.content;
+  const blocks: ResultBlock[] = [];
+  const addText = (text: string) => {
+    const last = blocks.at(-1);
+    if (last?.type === 'text') last.text = `${last.text}\n${text}`;
+    else blocks.push({ type: 'text', text });
+  };
+  for (const part of result.parts) {
+    const image = part.type === 'image' ? images.get(part) : undefined;
+    if (image) {
+      const media_type = image.mimeType as Anthropic.Messages.Base64ImageSource['media_type'];
+      blocks.push({ type: 'image', source: { type: 'base64', media_type, data: image.data } });
+    } else addText(part.type === 'text' ? part.text : part.placeholder);
+  }
+  return blocks.filter((b) => b.type !== 'text' || b.text !== '');
 }

@@ -5,6 +5,7 @@
  * the request.
  */
 import type { JsonSchema } from '../core/json.js';
+import type { ToolOutputPart } from '../core/tool-output.js';
 
 /** A prompt or follow-up from the user. */
 export interface UserMessage {
@@ -45,6 +46,12 @@ export interface ToolResult {
   content: string;
   /** True when the tool failed; Anthropic's `is_error`, a marked text for OpenAI. */
   isError: boolean;
+  /**
+   * The same result with its images and audio in place, when it has some (MCP image / audio blocks).
+   * Adapters whose API takes a medium send it (scaled to the vendor's limits), and its `placeholder`
+   * otherwise; adapters that know no media send `content`.
+   */
+  parts?: readonly ToolOutputPart[];
 }
 
 /** The results of every tool call of one assistant turn, answered together. */

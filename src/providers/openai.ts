@@ -1,11 +1,25 @@
 /**
  * OpenAI Chat Completions adapter (`openai`, imported on the first request): streaming, tool calls. With
  * `baseURL` it talks to any OpenAI-compatible server (Ollama, llama.cpp, vLLM).
+ *
+ * Images of tool results: a Chat Completions `tool` message takes text only (OpenAI API reference, "Chat
+ * Completions > Create > messages > Tool message": `content` is a string or an array of text parts), while
+ * a `user` message takes `image_url` parts with base64 data URLs (OpenAI docs, "Images and vision"). So the
+ * tool messages say where each image went, and one `user` message after the turn's tool messages carries
+ * them, each after a text naming its tool call. A text-only model behind a compatible server may refuse
+ * image parts: `sendImages: false` then sends the placeholders only.
  */
 import type OpenAI from 'openai';
 import type { JsonSchema } from '../core/json.js';
 import { ModelError } from './errors.js';
 import { guardedStream } from './guarded-stream.js';
+import {
+  type ImageLimits,
+  type ImageOptions,
+  imageLimits,
+  type PreparedImages,
+  prepareImages,
+} from './media.js';
 import type {
   AssistantMessage,
   Message,
@@ -16,13 +30,29 @@ import type {
   StopReason,
   TextPart,
   ToolCallPart,
+  ToolResult,
   Usage,
 } from './model.js';
 import { normalizeSchema } from './schema.js';
 import { lazyClient, loadSdk } from './sdk.js';
 
-/** Options of {@link openai}. */
-export interface OpenAIModelOptions {
+/**
+ * Chat Completions' image limits (OpenAI docs, "Images and vision > Image input requirements"): PNG, JPEG,
+ * WebP and non-animated GIF, 20 MB per image, 500 images and 50 MB of image bytes per request; with
+ * `detail: "high"` an image is first scaled to fit 2048 × 2048. The defaults: 20 000 000 bytes, 2048 px,
+ * the 50 newest images and 50 000 000 bytes of them per request.
+ */
+export const OPENAI_IMAGE_LIMITS: Readonly<ImageLimits> = {
+  sendImages: true,
+  maxImageBytes: 20_000_000,
+  maxImageDimensionPx: 2048,
+  maxImagesPerRequest: 50,
+  maxImageBytesPerRequest: 50_000_000,
+  mimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'],
+};
+
+/** Options of {@link openai}; images of tool results: see {@link OPENAI_IMAGE_LIMITS} for defaults. */
+export interface OpenAIModelOptions extends ImageOptions {
   /** Model id, e.g. `gpt-4.1`, or a local model's name (`llama3.1`). */
   model: string;
   /**
@@ -59,10 +89,12 @@ class OpenAIModel implements Model {
   readonly #options: OpenAIModelOptions;
   /** Read when the model is created, as the SDK would read it when its client is. */
   readonly #apiKey: string;
+  readonly #images: ImageLimits;
 
   constructor(options: OpenAIModelOptions) {
     this.id = options.model;
     this.#options = { ...options };
+    this.#images = imageLimits(options, OPENAI_IMAGE_LIMITS);
     this.#apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? 'not-needed';
   }
 
@@ -91,7 +123,11 @@ class OpenAIModel implements Model {
         (await this.#sdkClient()).chat.completions.create(
           {
             model: this.id,
-            messages: toOpenAIMessages(request.system, request.messages),
+            messages: toOpenAIMessages(
+              request.system,
+              request.messages,
+              await prepareImages(request.messages, this.#images),
+            ),
             stream: true,
             ...(this.#options.includeUsage === false ? {} : { stream_options: { include_usage: true } }),
             ...(maxTokens === undefined ? {} : { max_completion_tokens: maxTokens }),
@@ -161,6 +197,7 @@ function toOpenAITool(tool: ModelToolSpec): OpenAI.Chat.Completions.ChatCompleti
 function toOpenAIMessages(
   system: string | undefined,
   messages: readonly Message[],
+  images: PreparedImages,
 ): OpenAI.Chat.Completions.ChatCompletionMessageParam[] {
   const out: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = system
     ? [{ role: 'system', content: system }]
@@ -169,13 +206,17 @@ function toOpenAIMessages(
     if (message.role === 'user') out.push({ role: 'user', content: message.content });
     else if (message.role === 'tool') {
       // Chat Completions has no error flag on tool messages; the text says it.
+      const attached: OpenAI.Chat.Completions.ChatCompletionContentPart[] = [];
       for (const r of message.results) {
+        const sends = r.parts?.some((p) => p.type === 'image' && images.has(p)) === true;
+        const content = sends ? resultText(r, images, attached) : r.content;
         out.push({
           role: 'tool',
           tool_call_id: r.toolCallId,
-          content: r.isError ? `Error: ${r.content}` : r.content,
+          content: r.isError ? `Error: ${content}` : content,
         });
       }
+      if (attached.length > 0) out.push({ role: 'user', content: attached });
     } else {
       const text = message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
       const toolCalls = message.content.flatMap((p) =>
@@ -197,4 +238,32 @@ function toOpenAIMessages(
     }
   }
   return out;
+}
+
+/**
+ * A result's text for its tool message: each image sent is announced there and added to `attached` (the
+ * parts of the user message that follows the tool messages), numbered across the turn; audio and images
+ * left out of the request are their placeholder.
+ */
+function resultText(
+  result: ToolResult,
+  images: PreparedImages,
+  attached: OpenAI.Chat.Completions.ChatCompletionContentPart[],
+): string {
+  return (result.parts ?? [])
+    .map((part) => {
+      if (part.type === 'text') return part.text;
+      const image = part.type === 'image' ? images.get(part) : undefined;
+      if (image === undefined) return part.placeholder;
+      const n = attached.length / 2 + 1;
+      attached.push(
+        {
+          type: 'text',
+          text: `Image ${n}, from the result of ${result.name} (tool call ${result.toolCallId}):`,
+        },
+        { type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } },
+      );
+      return `[image ${n}: in the user message after the tool results]`;
+    })
+    .join('\n');
 }

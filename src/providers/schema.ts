@@ -2,6 +2,13 @@
  * Tool input schemas adapted to what model vendors accept. MCP servers send any valid JSON Schema (MCP spec
  * 2025-11-25, "Tools": `inputSchema`); vendors reject some of it: Anthropic refuses `oneOf`/`anyOf`/`allOf`
  * at the root, OpenAI-compatible servers trip over `$ref` and `oneOf`, and both need an object root.
+ *
+ * Below the root, at every depth: Anthropic checks `input_schema` against the JSON Schema 2020-12
+ * meta-schema ("JSON schema is invalid. It must match JSON Schema draft 2020-12"), which refuses draft-04
+ * and draft-07 forms servers still send (a list under `items`, a boolean `exclusiveMinimum`); OpenAI
+ * refuses any array schema without `items` ("Invalid schema for function …: In context=('properties',
+ * 'paths'), array schema missing items", code `invalid_function_parameters`). Both are rewritten in every
+ * subschema for both vendors, `items` added for OpenAI only.
  */
 import { isRecord, type JsonSchema } from '../core/json.js';
 
@@ -46,7 +53,11 @@ const MAX_NODES = 20_000;
  * - a root `anyOf`/`oneOf`/`allOf` of object schemas merged into one object (properties united; `required`
  *   united for `allOf`, intersected for the others);
  * - the root forced to `type: "object"` with `properties` present;
- * - for `openai`, `oneOf` rewritten to `anyOf` everywhere (OpenAI's function schemas accept only `anyOf`).
+ * - for `openai`, `oneOf` rewritten to `anyOf` everywhere (OpenAI's function schemas accept only `anyOf`);
+ * - in every subschema, draft-04/07 forms in their 2020-12 spelling: `items: [a, b]` (with `additionalItems:
+ *   c`) as `prefixItems: [a, b]` (and `items: c`), `exclusiveMinimum: true` with `minimum: n` as
+ *   `exclusiveMinimum: n` (a `false` one dropped), the same for `exclusiveMaximum`;
+ * - for `openai`, `items: {}` added to every array schema without `items` (any item, as JSON Schema means).
  *
  * Data keywords (`enum`, `const`, `default`, `examples`) are copied verbatim.
  *
@@ -86,7 +97,32 @@ function walk(node: unknown, state: WalkState, refStack: readonly string[], at: 
     const outKey = key === 'oneOf' && state.dialect === 'openai' ? 'anyOf' : key;
     out[outKey] = walkKeyword(key, value, state, refStack, `${at}/${key}`);
   }
-  return out;
+  return to202012(out, state.dialect);
+}
+
+/** One subschema's draft-04/07 keywords in their JSON Schema 2020-12 form (see {@link normalizeSchema}). */
+function to202012(node: Record<string, unknown>, dialect: SchemaDialect): Record<string, unknown> {
+  if (Array.isArray(node.items)) {
+    const { items, additionalItems, ...rest } = node;
+    node = { ...rest, prefixItems: items };
+    if (additionalItems !== undefined) node.items = additionalItems;
+  }
+  for (const [exclusive, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    if (typeof node[exclusive] !== 'boolean') continue;
+    const { [exclusive]: flag, ...rest } = node;
+    node = rest;
+    if (flag === true && typeof node[bound] === 'number') {
+      node[exclusive] = node[bound];
+      delete node[bound];
+    }
+  }
+  const type = node.type;
+  const isArray = type === 'array' || (Array.isArray(type) && type.includes('array'));
+  if (dialect === 'openai' && isArray && node.items === undefined) node.items = {};
+  return node;
 }
 
 function walkKeyword(

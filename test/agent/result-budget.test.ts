@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fitText, omitBase64, readMoreHint } from '../../src/agent/result-budget.js';
+import { fitParts, fitText, omitBase64, readMoreHint } from '../../src/agent/result-budget.js';
 import { systemPrompt } from '../../src/agent/system-prompt.js';
+import type { ToolOutputMedia } from '../../src/core/tool-output.js';
 
 describe('omitBase64', () => {
   it('replaces a long run, wrapped or not, and keeps short ones and ordinary text', () => {
@@ -67,5 +68,37 @@ describe('systemPrompt', () => {
       1_000 + 'Instructions from MCP server "two":\n'.length,
     );
     expect(systemPrompt(undefined, [], 1_000)).toBeUndefined();
+  });
+});
+
+describe('fitParts', () => {
+  const image: ToolOutputMedia = {
+    type: 'image',
+    data: 'AAAA',
+    mimeType: 'image/png',
+    placeholder: '[image]',
+  };
+
+  it('keeps the parts in place when their texts fit, long base64 omitted', () => {
+    const data = Buffer.alloc(3_000, 9).toString('base64');
+    expect(
+      fitParts(
+        [{ type: 'text', text: `see ${data}` }, image, { type: 'text', text: 'done' }],
+        'unused',
+        1_000,
+      ),
+    ).toEqual([
+      { type: 'text', text: 'see [base64 data omitted: 3,000 bytes]' },
+      image,
+      { type: 'text', text: 'done' },
+    ]);
+  });
+
+  it('over budget, sends the fitted text followed by the media', () => {
+    const parts = [{ type: 'text' as const, text: 'x'.repeat(2_000) }, image];
+    expect(fitParts(parts, 'the fitted text', 1_000)).toEqual([
+      { type: 'text', text: 'the fitted text' },
+      image,
+    ]);
   });
 });

@@ -137,6 +137,87 @@ const table: { name: string; dialect: SchemaDialect; input: JsonSchema; output: 
     input: { type: 'object', properties: { $ref: { type: 'string' } } },
     output: { type: 'object', properties: { $ref: { type: 'string' } } },
   },
+  {
+    name: 'adds items to array schemas without them, at every depth (openai)',
+    dialect: 'openai',
+    input: {
+      type: 'object',
+      properties: {
+        paths: { type: 'array', description: 'files' },
+        rows: { type: 'array', items: { type: ['array', 'null'] } },
+        either: { anyOf: [{ type: 'array' }, { type: 'string' }] },
+      },
+    },
+    output: {
+      type: 'object',
+      properties: {
+        paths: { type: 'array', description: 'files', items: {} },
+        rows: { type: 'array', items: { type: ['array', 'null'], items: {} } },
+        either: { anyOf: [{ type: 'array', items: {} }, { type: 'string' }] },
+      },
+    },
+  },
+  {
+    name: 'leaves array schemas without items alone for anthropic',
+    dialect: 'anthropic',
+    input: { type: 'object', properties: { paths: { type: 'array' } } },
+    output: { type: 'object', properties: { paths: { type: 'array' } } },
+  },
+  {
+    name: 'rewrites draft-04/07 tuples and boolean exclusive bounds in 2020-12 form, at every depth',
+    dialect: 'anthropic',
+    input: {
+      type: 'object',
+      properties: {
+        point: {
+          type: 'array',
+          items: [{ type: 'number', minimum: 0, exclusiveMinimum: true }, { type: 'number' }],
+          additionalItems: false,
+        },
+        nested: {
+          type: 'object',
+          properties: {
+            ratio: {
+              type: 'number',
+              maximum: 1,
+              exclusiveMaximum: false,
+              minimum: 0,
+              exclusiveMinimum: true,
+            },
+          },
+        },
+      },
+    },
+    output: {
+      type: 'object',
+      properties: {
+        point: {
+          type: 'array',
+          prefixItems: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'number' }],
+          items: false,
+        },
+        nested: {
+          type: 'object',
+          properties: { ratio: { type: 'number', maximum: 1, exclusiveMinimum: 0 } },
+        },
+      },
+    },
+  },
+  {
+    name: 'gives an inlined tuple items for openai',
+    dialect: 'openai',
+    input: {
+      type: 'object',
+      properties: { pair: { $ref: '#/definitions/Pair' } },
+      definitions: { Pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] } },
+    },
+    output: {
+      type: 'object',
+      properties: {
+        pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: {} },
+      },
+    },
+  },
 ];
 
 describe('schema normalisation', () => {

@@ -15,8 +15,11 @@
  * content blocks, and appended as JSON when every block is binary (image, audio, blob resource), so
  * structured output is never lost, unless it only mirrors the blocks (`{ content: [...the blocks] }`, as
  * server-filesystem's `read_media_file` sends): that copy would put the base64 before the model as text.
+ * {@link renderCallToolOutput} gives the same rendering with the images and audio in place, for models
+ * that can take them.
  */
 import { isDeepStrictEqual } from 'node:util';
+import type { ToolOutput, ToolOutputPart } from '../../core/tool-output.js';
 import type { CallToolResult, ContentBlock } from '../protocol/types.js';
 
 /** Formats a byte count as `512 B`, `24.5 KB` or `3.2 MB` (1 KB = 1024 bytes). */
@@ -94,6 +97,33 @@ export function renderCallToolResult(result: CallToolResult): unknown {
   if (structured !== undefined && blocks.every(isBinaryBlock) && !mirrors)
     return `${text}\n${JSON.stringify(structured)}`;
   return text;
+}
+
+/**
+ * The result with its image and audio blocks in place, for a model that can see them (see
+ * `ToolContext.acceptsMedia`); `undefined` when it has none (the rendered text is then all there is).
+ * `text` is {@link renderCallToolResult}'s text; every other block becomes a text part rendered as there.
+ */
+export function renderCallToolOutput(result: CallToolResult): ToolOutput | undefined {
+  const blocks = Array.isArray(result.content) ? result.content : [];
+  const isMedia = (b: ContentBlock) =>
+    (b.type === 'image' || b.type === 'audio') && field(b, 'data') !== undefined && field(b, 'mimeType');
+  if (!blocks.some(isMedia)) return undefined;
+  const text = renderCallToolResultText(result);
+  const parts: ToolOutputPart[] = blocks.map((block) =>
+    isMedia(block)
+      ? {
+          type: block.type as 'image' | 'audio',
+          data: field(block, 'data') ?? '',
+          mimeType: field(block, 'mimeType') ?? '',
+          placeholder: renderContentBlock(block),
+        }
+      : { type: 'text', text: renderContentBlock(block) },
+  );
+  // What renderCallToolResult appends after the blocks (structuredContent as JSON) stays at the end.
+  const joined = blocks.map(renderContentBlock).join('\n');
+  if (text.length > joined.length) parts.push({ type: 'text', text: text.slice(joined.length + 1) });
+  return { type: 'tool_output', text, parts };
 }
 
 /** The rendered result as text (objects as JSON), for error messages and terminals. */

@@ -19,7 +19,7 @@ export interface MCPToolHost {
     options?: MCPToolCallOptions,
   ): Promise<CallToolResult>;
   /** Renders a result for the model, or throws `MCPToolError` for `isError` results (per client options). */
-  presentResult(toolName: string, result: CallToolResult): unknown;
+  presentResult(toolName: string, result: CallToolResult, media?: { acceptsMedia?: boolean }): unknown;
 }
 
 /** An MCP server's tool, callable by any agent. */
@@ -49,7 +49,8 @@ export class MCPTool implements Tool {
    * Calls the tool. `context.signal` reaches the MCP request and overrides the client's default signal;
    * `context.onProgress` receives the server's `notifications/progress` for this call.
    *
-   * @returns the rendered result (see `renderCallToolResult`) or what the client's `formatResult` returns.
+   * @returns the rendered result (see `renderCallToolResult`; a `ToolOutput` when `context.acceptsMedia` is
+   *   set and the result has images or audio) or what the client's `formatResult` returns.
    * @throws MCPToolError when the server reports `isError: true` and `throwOnToolError` is on (default).
    * @throws MCPCallError when the call does not complete (timeout, abort, transport, JSON-RPC error…).
    */
@@ -58,6 +59,6 @@ export class MCPTool implements Tool {
     if (context.signal) options.signal = context.signal;
     if (context.onProgress) options.onprogress = context.onProgress;
     const result = await this.#host.callTool(this.name, input, options);
-    return this.#host.presentResult(this.name, result);
+    return this.#host.presentResult(this.name, result, { acceptsMedia: context.acceptsMedia === true });
   }
 }

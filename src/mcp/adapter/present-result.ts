@@ -5,7 +5,7 @@
 import type { JsonSchema } from '../../core/json.js';
 import { MCPToolError } from '../protocol/errors.js';
 import type { CallToolResult } from '../protocol/types.js';
-import { renderCallToolResult, renderCallToolResultText } from './content.js';
+import { renderCallToolOutput, renderCallToolResult, renderCallToolResultText } from './content.js';
 import { outputSchemaMismatch } from './output-schema.js';
 
 /** What `formatResult` receives besides the result. */
@@ -21,6 +21,8 @@ export interface PresentOptions {
   outputSchema: JsonSchema | undefined;
   throwOnToolError: boolean;
   formatResult: ((result: CallToolResult, context: MCPFormatResultContext) => unknown) | undefined;
+  /** The caller takes a `ToolOutput` with the images and audio in place (`ToolContext.acceptsMedia`). */
+  acceptsMedia?: boolean;
 }
 
 /**
@@ -42,5 +44,5 @@ export function presentResult(result: CallToolResult, options: PresentOptions): 
   }
   if (formatResult) return formatResult(result, { toolName });
   if (mismatch !== undefined) return `${renderCallToolResultText(result)}\n[error: ${mismatch}]`;
-  return renderCallToolResult(result);
+  return (options.acceptsMedia && renderCallToolOutput(result)) || renderCallToolResult(result);
 }

@@ -293,8 +293,9 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * What a tool's `execute` hands the model: `formatResult`'s value, or the rendered result.
    * @throws MCPToolError when `isError` is set and `throwOnToolError` is on (default).
    */
-  presentResult(toolName: string, result: CallToolResult): unknown {
+  presentResult(toolName: string, result: CallToolResult, media: { acceptsMedia?: boolean } = {}): unknown {
     return presentResult(result, {
+      acceptsMedia: media.acceptsMedia === true,
       toolName,
       server: this.name,
       outputSchema:
