@@ -1,10 +1,10 @@
 /**
  * client/: `MCPClient`, one MCP server's tools, resources and prompts for any agent, and its parts.
  *
- * This file is the public API: tool discovery and refresh on `notifications/tools/list_changed`, the call
- * path (options, errors, rendering), resources, prompts, roots, events. The connection's state machine and
- * reconnection are in connection.ts, the ways to reach a server in transport-plan.ts; the wire work is done
- * by a {@link Session} per connection.
+ * This file is the public API: tools, the call path (options, errors, rendering), resources, prompts, roots,
+ * events. Tool discovery and refresh on `notifications/tools/list_changed` are in tool-refresh.ts, the
+ * connection's state machine and reconnection in connection.ts, the ways to reach a server in
+ * transport-plan.ts; the wire work is done by a {@link Session} per connection.
  */
 
 import { UnauthorizedError } from '@modelcontextprotocol/client';
@@ -36,16 +36,15 @@ import type { AuthorizationCallback } from '../transports/http/auth.js';
 import { CallLimiter } from './call-limiter.js';
 import type { MCPConnectOptions } from './connect-attempt.js';
 import { Connection } from './connection.js';
-import { DebouncedRefresh } from './debounced-refresh.js';
 import { type MCPClientEvents, TypedEmitter } from './events.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_LIST_CHANGED_DEBOUNCE_MS,
   type MCPClientOptions,
   type MCPClientState,
   type MCPRequestOptions,
 } from './options.js';
 import { ResponseCache } from './response-cache.js';
+import { ToolRefresh } from './tool-refresh.js';
 import { httpTransportPlan, stdioTransportPlan, type TransportPlan } from './transport-plan.js';
 
 export type { MCPConnectOptions } from './connect-attempt.js';
@@ -72,10 +71,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   readonly #connection: Connection;
   readonly #calls: CallLimiter;
   #callDefaults: MCPCallOptionsSource | undefined;
-  #refreshing: Promise<MCPTool[]> | undefined;
-  #refreshAgain = false;
-  readonly #listChanged = new DebouncedRefresh();
-  #warnedUnadvertised = false;
+  /** Tool discovery after `connect()`: refreshes, `list_changed` (tool-refresh.ts). */
+  readonly #toolRefresh: ToolRefresh;
   #roots: Root[] | undefined;
   /** Cacheable 2026-07-28 results, across connections (`cache` option; response-cache.ts). */
   readonly #cache: ResponseCache | undefined;
@@ -90,16 +87,24 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     this.#tools = new ToolSet(this);
     this.#cache = options.cache === false ? undefined : new ResponseCache();
     this.#calls = new CallLimiter(options.maxConcurrentCalls, this.name);
+    this.#toolRefresh = new ToolRefresh({
+      name: this.name,
+      options,
+      tools: this.#tools,
+      cache: this.#cache,
+      events: this,
+      connection: () => this.#connection,
+    });
     this.#connection = new Connection({
       name: this.name,
       plan,
       options,
       events: this,
       tools: () => this.getTools(),
-      toolsListed: (definitions) => this.#applyTools(this.#tools.replace(definitions)),
-      toolListChanged: (session) => this.#onToolListChanged(session),
+      toolsListed: (definitions) => this.#toolRefresh.apply(definitions),
+      toolListChanged: (session) => this.#toolRefresh.onListChanged(session),
       sessionEnded: (deliberate) => {
-        this.#listChanged.cancel();
+        this.#toolRefresh.cancel();
         if (deliberate) this.#tools.clear();
       },
       sessionEvents: {
@@ -235,19 +240,6 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     });
   }
 
-  #applyTools({ duplicates, ...diff }: ReturnType<ToolSet['replace']>): void {
-    if (duplicates.length > 0) {
-      const names = [...new Set(duplicates)].map((name) => `"${name}"`).join(', ');
-      this.emit('log', {
-        level: 'warn',
-        message: `MCP server "${this.name}" lists more than one tool named ${names}; keeping the first of each`,
-      });
-    }
-    const changes = diff.added.length + diff.removed.length + diff.changed.length;
-    // The first discovery is reported by `connected`, not as a change.
-    if (changes > 0 && this.#connection.state !== 'connecting') this.emit('toolsChanged', diff);
-  }
-
   /**
    * Disconnects: cancels a pending connect or reconnect, ends the connection (HTTP DELETE of the session,
    * or the stdio server's whole process tree), clears the tool list, and fails calls waiting for a
@@ -313,37 +305,15 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * @throws MCPCallError
    */
   refreshTools(): Promise<MCPTool[]> {
-    if (this.#refreshing) {
-      this.#refreshAgain = true;
-      return this.#refreshing;
-    }
-    this.#refreshing = this.#refreshOnce().finally(() => {
-      this.#refreshing = undefined;
-    });
-    return this.#refreshing;
+    return this.#toolRefresh.refresh();
   }
 
   /**
    * Resolves once no tool-list refresh is pending: none waiting out the `list_changed` debounce, none in
    * flight. Agents await it before each model turn. Never rejects (a failed refresh is an `error` event).
    */
-  async whenToolsSettled(): Promise<void> {
-    const next = () => this.#listChanged.pending ?? this.#refreshing;
-    for (let p = next(); p; p = next()) await p.catch(() => {});
-  }
-
-  async #refreshOnce(): Promise<MCPTool[]> {
-    do {
-      this.#refreshAgain = false;
-      const session = this.#connection.connected;
-      if (!session) throw this.#connection.notConnected('tools/list', 'not connected');
-      const cache = this.#cache?.forSession(session, 'refresh');
-      const definitions = await session.listTools({ timeoutMs: this.#connectTimeoutMs, cache });
-      if (session !== this.#connection.session)
-        throw this.#connection.notConnected('tools/list', 'the connection changed');
-      this.#applyTools(this.#tools.replace(definitions));
-    } while (this.#refreshAgain);
-    return this.getTools();
+  whenToolsSettled(): Promise<void> {
+    return this.#toolRefresh.whenSettled();
   }
 
   /** The current session, or a `not_connected` error for `method`. */
@@ -437,25 +407,5 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     this.#roots = roots;
     if (this.#options.roots && this.#connection.state === 'connected')
       await this.#connection.session?.rootsChanged();
-  }
-
-  #onToolListChanged(session: Session): void {
-    this.#cache?.invalidate('tools/list');
-    if (!session.advertisesToolListChanged && !this.#warnedUnadvertised) {
-      this.#warnedUnadvertised = true;
-      this.emit('log', {
-        level: 'warn',
-        message: `MCP server "${this.name}" sent notifications/tools/list_changed without advertising tools.listChanged; following it anyway`,
-      });
-    }
-    if (this.#options.refreshToolsOnListChanged === false) return;
-    this.#listChanged.schedule(
-      this.#options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS,
-      () => {
-        this.refreshTools().catch((error: unknown) => {
-          this.emit('error', error instanceof Error ? error : new Error(String(error)));
-        });
-      },
-    );
   }
 }
