@@ -267,7 +267,10 @@ describe('StdioTransport send and close', () => {
   });
 
   it('closes idempotently, calls onclose once, and then refuses to send with kind not_connected', async () => {
-    const transport = fixture();
+    // close() right after start(): the fixture may still be booting (node startup, slow under load) when its
+    // stdin ends, and a 200 ms grace would SIGTERM it before it reads the EOF (exitCode null). The grace is
+    // a bound, not a wait: close() resolves as soon as the server exits on the EOF, with code 0.
+    const transport = fixture([], { closeGraceMs: 10_000 });
     let closes = 0;
     transport.onclose = () => closes++;
     await transport.start();
@@ -280,6 +283,7 @@ describe('StdioTransport send and close', () => {
       kind: 'not_connected',
       message: 'server "fixture" is not connected: the transport was closed',
       exitCode: 0,
+      signal: null,
     });
     const error = await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'not_connected' });
