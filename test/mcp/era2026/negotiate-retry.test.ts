@@ -54,10 +54,14 @@ describe('a -32022 refusal naming the revision sent', () => {
     expect(mcp.getProtocolVersion()).toBe('2026-07-28');
     const sent = { header: '2026-07-28', version: '2026-07-28' };
     expect(discovers).toEqual([sent, sent]);
-    expect(server.requests.map((r) => (JSON.parse(r.body) as { method: string }).method)).toEqual([
+    // Besides the one subscriptions/listen of the connection (the fixture declares tools.listChanged; MCP
+    // spec 2026-07-28, "Basic > Patterns > Subscriptions"), sent beside tools/list in no fixed order.
+    const methods = server.requests.map((r) => (JSON.parse(r.body) as { method: string }).method);
+    expect(methods.filter((method) => method !== 'subscriptions/listen')).toEqual([
       'server/discover',
       'tools/list',
     ]);
+    expect(methods.filter((method) => method === 'subscriptions/listen')).toHaveLength(1);
   });
 
   it('refused again, fails with the typed error naming both lists, after exactly two probes', async () => {
