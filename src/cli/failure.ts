@@ -5,6 +5,7 @@
  */
 import { errorDataSuffix } from '../agent/error-data.js';
 import { MCPCallError, MCPConfigError, MCPToolError } from '../mcp/index.js';
+import { failureHints } from './failure-hints.js';
 import { ExitCode, type ExitCodeValue, singleLine } from './io.js';
 import { UsageError } from './usage-error.js';
 
@@ -21,7 +22,8 @@ export interface Failure {
  */
 export function describeFailure(error: unknown): Failure {
   if (error instanceof UsageError || error instanceof MCPConfigError) {
-    return { exitCode: ExitCode.usage, text: `error: ${error.message}\n` };
+    const hints = failureHints(error).map((line) => `${line}\n`);
+    return { exitCode: ExitCode.usage, text: [`error: ${error.message}\n`, ...hints].join('') };
   }
   if (error instanceof MCPToolError)
     return { exitCode: ExitCode.toolError, text: `error: ${error.message}\n` };
@@ -32,7 +34,7 @@ export function describeFailure(error: unknown): Failure {
     return {
       exitCode: error.kind === 'aborted' ? ExitCode.interrupted : ExitCode.connection,
       // A JSON-RPC error's `data` often says how to fix the call (`{"field":"x","hint":"use y"}`).
-      text: [`error: ${singleLine(error.message)}${errorDataSuffix(error)}`, ...lines]
+      text: [`error: ${singleLine(error.message)}${errorDataSuffix(error)}`, ...lines, ...failureHints(error)]
         .map((line) => `${line}\n`)
         .join(''),
     };

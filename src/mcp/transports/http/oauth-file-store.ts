@@ -117,6 +117,7 @@ export class OAuthFileStore {
       );
       deleted = data.logins.length - kept.length;
       data.logins = kept;
+      return deleted > 0;
     });
     return deleted;
   }
@@ -137,7 +138,10 @@ export class OAuthFileStore {
   /** Deletes the registration with `issuer`. @throws OAuthStoreError */
   deleteClient(issuer: string): void {
     this.#update((data) => {
-      data.clients = data.clients.filter((c) => c.issuer !== issuer);
+      const kept = data.clients.filter((c) => c.issuer !== issuer);
+      const changed = kept.length !== data.clients.length;
+      data.clients = kept;
+      return changed;
     });
   }
 
@@ -160,9 +164,10 @@ export class OAuthFileStore {
     return data;
   }
 
-  #update(change: (data: StoreFile) => void): void {
+  /** Applies `change` and writes the file, unless `change` returns false (nothing changed). */
+  #update(change: (data: StoreFile) => unknown): void {
     const data = this.#read();
-    change(data);
+    if (change(data) === false) return;
     const dir = path.dirname(this.file);
     const temp = `${this.file}.${process.pid}.tmp`;
     try {
