@@ -1,4 +1,5 @@
 /** Why `agentwire auth login` could not finish, as an error with fields (never the tokens it handled). */
+import { singleLine } from '../io.js';
 
 /** What went wrong: see {@link AuthLoginError}. */
 export type AuthLoginProblem = 'listen' | 'timeout' | 'interrupted' | 'refused' | 'token_request';
@@ -9,7 +10,7 @@ const TEXT: Record<AuthLoginProblem, (error: AuthLoginError) => string> = {
   interrupted: () => 'interrupted while waiting for the browser',
   refused: (e) => `the authorization server refused it (${e.oauthError ?? 'no reason given'})`,
   token_request: (e) =>
-    `the token request failed: ${e.cause instanceof Error ? e.cause.message.replace(/\s+/g, ' ') : 'unknown error'}`,
+    `the token request failed: ${e.cause instanceof Error ? singleLine(e.cause.message) : 'unknown error'}`,
 };
 
 /** A login that did not complete. */
