@@ -114,6 +114,21 @@ describe('agentwire auth against oidc-provider', () => {
         `  access:  expires ${expiry}, refreshed with the stored refresh token\n`,
       stderr: '',
     });
+    const json = await agentwire(['auth', 'status', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual({
+      file: tokenFile(),
+      logins: [
+        {
+          resource: fixture.url,
+          issuer: fixture.issuer,
+          scope: MCP_SCOPE,
+          expiresAt: expiry,
+          expired: false,
+          refreshable: true,
+        },
+      ],
+    });
+    expect(json.stdout).not.toContain(saved!.tokens.access_token);
   });
 
   it('refreshes an expired access token silently and stores the new one', async () => {
