@@ -212,6 +212,47 @@ describe('agentwire auth against oidc-provider', () => {
     expect(call.stderr).toContain(`hint: the server needs a login: agentwire auth login ${fixture.url}\n`);
   });
 
+  it('uses a Client ID Metadata Document URL as client_id where the provider supports them, registering nothing', async () => {
+    fixture = await startOidcMcp({ clientIdMetadataDocuments: true });
+    const metadataUrl = 'https://agentwire.example/oauth/client.json';
+    // No browser step: the provider would fetch the document from the (unreachable) URL; the login times out.
+    const run = await runBuilt(
+      ['auth', 'login', fixture.url, '--client-metadata-url', metadataUrl, '--timeout', '500'],
+      {
+        env: env(),
+      },
+    );
+    const authorizationUrl = /^ {2}(http\S+)$/m.exec(run.stderr)?.[1];
+    expect(new URL(authorizationUrl!).searchParams.get('client_id')).toBe(metadataUrl);
+    expect(run.stderr.split('\n').at(-2)).toBe(
+      'error: login failed: no authorization arrived from the browser within 500 ms',
+    );
+    expect(run.code).toBe(3);
+    expect(fixture.providerRequests).not.toContain('POST /reg');
+    expect(stored().clients.map((c) => c.client.client_id)).toEqual([metadataUrl]);
+  });
+
+  it('registers dynamically where the provider does not support metadata documents', async () => {
+    fixture = await startOidcMcp();
+    const run = await runBuilt(
+      [
+        'auth',
+        'login',
+        fixture.url,
+        '--client-metadata-url',
+        'https://agentwire.example/oauth/client.json',
+        '--timeout',
+        '500',
+      ],
+      { env: env() },
+    );
+    const authorizationUrl = /^ {2}(http\S+)$/m.exec(run.stderr)?.[1];
+    const clientId = new URL(authorizationUrl!).searchParams.get('client_id');
+    expect(fixture.providerRequests.filter((request) => request === 'POST /reg')).toEqual(['POST /reg']);
+    expect(stored().clients.map((c) => c.client.client_id)).toEqual([clientId]);
+    expect(clientId).not.toBe('https://agentwire.example/oauth/client.json');
+  });
+
   it("a refused consent ends the login with the provider's error code, nothing stored", async () => {
     fixture = await startOidcMcp();
     const { run } = await login([fixture.url], { deny: true });
