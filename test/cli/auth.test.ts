@@ -202,7 +202,7 @@ describe('agentwire auth against oidc-provider', () => {
       stderr: '',
     });
     expect(stored().logins).toEqual([]);
-    expect(await agentwire(['auth', 'status', fixture.url])).toEqual({
+    expect(await agentwire(['auth', 'status', '--url', fixture.url])).toEqual({
       code: 0,
       stdout: `not logged in to ${fixture.url}\n`,
       stderr: '',

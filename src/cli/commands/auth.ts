@@ -18,8 +18,10 @@ import { type AuthTarget, authTarget } from '../auth/target.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode, singleLine } from '../io.js';
 import { positiveInteger } from '../server-options.js';
+import { UsageError } from '../usage-error.js';
 
 interface TargetOptions {
+  url?: string;
   config?: string;
   input?: string[];
 }
@@ -39,6 +41,7 @@ interface StatusOptions extends TargetOptions {
 /** `--config` and `--input`, for a `<server>` that names a config entry. */
 function addTargetOptions(command: Command): Command {
   return command
+    .option('--url <url>', 'the server URL, in place of <server>')
     .option('--config <file>', "the config file whose entry <server> names (default: the hosts' configs)")
     .option(
       '--input <ID=value>',
@@ -46,6 +49,18 @@ function addTargetOptions(command: Command): Command {
       'value of a ${input:ID} in the config (repeatable; asked for on a terminal)',
       (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
     );
+}
+
+/**
+ * The `<server>` argument, or `--url` in its place (as the other commands name a URL).
+ * @throws UsageError when neither or both are given.
+ */
+function serverOf(server: string | undefined, options: TargetOptions): string {
+  if (server !== undefined && options.url !== undefined)
+    throw new UsageError('give <server> or --url, not both');
+  const named = server ?? options.url;
+  if (named === undefined) throw new UsageError('name the server: a URL (or --url <url>), or a config entry');
+  return named;
 }
 
 /** Commander parser for `--callback-port`: 0 (any free port) to 65535. */
@@ -65,7 +80,7 @@ export function registerAuthCommand(program: Command, context: CommandContext): 
   const loginCommand = auth
     .command('login')
     .description('log in to a server in the browser (OAuth 2.1 with PKCE) and store the tokens')
-    .argument('<server>', 'the server URL, or the name of a config entry with a "url"')
+    .argument('[server]', 'the server URL, or the name of a config entry with a "url"')
     .addOption(new Option('--no-browser', 'print the authorization URL only; do not open a browser'))
     .addOption(
       new Option(
@@ -82,7 +97,7 @@ export function registerAuthCommand(program: Command, context: CommandContext): 
     );
   addTargetOptions(loginCommand).action(
     handled(context, async (server: string, options: LoginOptions) => {
-      const target = await authTarget(server, options, io);
+      const target = await authTarget(serverOf(server, options), options, io);
       const file = authStoreFile();
       // Only a person at a terminal has a browser to open: elsewhere the printed URL is the way.
       const browser = options.browser && process.stdout.isTTY === true && process.stdin.isTTY === true;
@@ -114,7 +129,8 @@ export function registerAuthCommand(program: Command, context: CommandContext): 
   addTargetOptions(statusCommand).action(
     handled(context, async (server: string | undefined, options: StatusOptions) => {
       const store = new OAuthFileStore(authStoreFile());
-      const resource = server === undefined ? undefined : resourceOf(await authTarget(server, options, io));
+      const named = server ?? options.url;
+      const resource = named === undefined ? undefined : resourceOf(await authTarget(named, options, io));
       const logins = store.logins().filter((l) => resource === undefined || l.resource === resource);
       const rows = logins.map(describeLogin);
       if (options.json)
@@ -130,10 +146,10 @@ export function registerAuthCommand(program: Command, context: CommandContext): 
   const logoutCommand = auth
     .command('logout')
     .description("forget a server's stored tokens")
-    .argument('<server>', 'the server URL, or the name of a config entry with a "url"');
+    .argument('[server]', 'the server URL, or the name of a config entry with a "url"');
   addTargetOptions(logoutCommand).action(
     handled(context, async (server: string, options: TargetOptions) => {
-      const resource = resourceOf(await authTarget(server, options, io));
+      const resource = resourceOf(await authTarget(serverOf(server, options), options, io));
       const deleted = new OAuthFileStore(authStoreFile()).deleteLogins(resource);
       io.stdout(deleted === 0 ? `not logged in to ${resource}\n` : `logged out of ${resource}\n`);
     }),
