@@ -7,7 +7,6 @@
 
 import {
   getServerEntry,
-  loadServerConfig,
   type MCPClient,
   MCPConfigError,
   type MCPServerConfig,
@@ -15,6 +14,8 @@ import {
   type MCPTool,
   toolFilter,
 } from '../mcp/index.js';
+import { parseInputPairs } from './host-configs/inputs.js';
+import { findHostEntries, findHostEntry, loadConfigFile } from './host-configs/lookup.js';
 import { throwSetupFailures } from './run-setup-error.js';
 import {
   type ServerListOptionValues,
@@ -33,7 +34,9 @@ type EntryFlag = keyof typeof ENTRY_FIELD;
  * The one server a single-server command (`tools`, `call`) talks to: the `--stdio` / `--url` server
  * ({@link serverTarget}), or the `--config` entry named by `--server` — which may be omitted when the file
  * has exactly one enabled server.
- * @throws UsageError when `--server` comes without `--config`, `--config` comes with `--stdio` / `--url`,
+ * Without `--config`, `--server <name>` is looked up in the hosts' configurations (host-configs/lookup.ts).
+ * `${input:ID}` values come from `--input ID=value`, or are asked for on a terminal.
+ * @throws UsageError when `--config` or `--server` comes with `--stdio` / `--url`,
  *   `--server` is given twice, or `--env` / `--cwd` / `--header` / `--transport` would apply to the entry.
  * @throws MCPConfigError when the file cannot be read or is malformed as a whole, the entry named is
  *   invalid (its own error: `config <file>: server "<name>": "<field>" …`), no such or a disabled server is
@@ -42,17 +45,19 @@ type EntryFlag = keyof typeof ENTRY_FIELD;
  */
 export async function commandTarget(values: ServerOptionValues): Promise<ServerTarget> {
   const names = values.server ?? [];
-  if (values.config === undefined) {
-    if (names.length > 0) throw serverWithoutConfig();
-    return serverTarget(values);
-  }
+  if (values.config === undefined && names.length === 0) return serverTarget(values);
   if (values.stdio !== undefined || values.url !== undefined) {
-    throw new UsageError('give either --config or --stdio/--url, not both');
+    const option = values.config === undefined ? '--server' : '--config';
+    throw new UsageError(`give either ${option} or --stdio/--url, not both`);
   }
   const flag = usedFlags(values)[0];
   if (flag !== undefined) throw flagForEntry(flag, 'the --config server');
   if (names.length > 1) throw new UsageError('give one --server: this command talks to a single server');
-  const config = await loadServerConfig(values.config);
+  const inputs = parseInputPairs(values.input ?? []);
+  // Without --config, the name is looked up in the hosts' configurations (host-configs/).
+  if (values.config === undefined)
+    return configTarget((await findHostEntry(names[0]!, { inputs })).entry, values.timeout);
+  const config = await loadConfigFile(values.config, inputs, names.length > 0 ? names : undefined);
   const name = names[0];
   const entry = name === undefined ? onlyEntry(config) : getServerEntry(config, name);
   return configTarget(entry, values.timeout);
@@ -63,7 +68,8 @@ export async function commandTarget(values: ServerOptionValues): Promise<ServerT
  * `--config` entries named by `--server` in the order given, or every enabled entry in the file's order
  * when no `--server` is given. `--env` / `--cwd` / `--header` keep applying to the `--stdio` / `--url`
  * servers only.
- * @throws UsageError as {@link serverTargets} does, for `--server` without `--config`, a `--server` named
+ * Without `--config`, each `--server <name>` is looked up in the hosts' configurations.
+ * @throws UsageError as {@link serverTargets} does, for a `--server` named
  *   twice, and a flag that could only apply to a configured server.
  * @throws MCPConfigError as {@link commandTarget} does; also when the file has no enabled server at all.
  *   Invalid entries (`MCPServerConfig.invalid`) fail the run only when they are used: all of them without
@@ -72,17 +78,21 @@ export async function commandTarget(values: ServerOptionValues): Promise<ServerT
  */
 export async function commandTargets(values: ServerListOptionValues): Promise<ServerTarget[]> {
   const names = values.server ?? [];
-  if (values.config === undefined) {
-    if (names.length > 0) throw serverWithoutConfig();
-    return serverTargets(values);
-  }
+  if (values.config === undefined && names.length === 0) return serverTargets(values);
   if (values.stdio.length === 0 && values.env.length > 0) throw flagForEntry('--env', '--config servers');
   if (values.stdio.length === 0 && values.cwd !== undefined) throw flagForEntry('--cwd', '--config servers');
   if (values.url.length === 0 && values.header.length > 0) throw flagForEntry('--header', '--config servers');
   const twice = names.find((name, index) => names.indexOf(name) !== index);
   if (twice !== undefined) throw new UsageError(`--server "${twice}" is given twice`);
   const direct = serverTargets(values);
-  const config = await loadServerConfig(values.config);
+  const inputs = parseInputPairs(values.input ?? []);
+  if (values.config === undefined) {
+    const found = await findHostEntries(names, { inputs });
+    throwSetupFailures(found.filter((result) => result instanceof MCPConfigError));
+    const hostEntries = found.flatMap((result) => (result instanceof MCPConfigError ? [] : [result.entry]));
+    return [...direct, ...hostEntries.map((entry) => configTarget(entry, values.timeout))];
+  }
+  const config = await loadConfigFile(values.config, inputs, names.length > 0 ? names : undefined);
   const entries = names.length > 0 ? namedEntries(config, names) : allEntries(config);
   return [...direct, ...entries.map((entry) => configTarget(entry, values.timeout))];
 }
@@ -117,10 +127,6 @@ function flagForEntry(flag: EntryFlag, subject: string): UsageError {
   return new UsageError(
     `${flag} does not apply to ${subject}: set "${ENTRY_FIELD[flag]}" in the entry of the config file`,
   );
-}
-
-function serverWithoutConfig(): UsageError {
-  return new UsageError('--server names an entry of a config file: add --config <file>');
 }
 
 /** Every enabled entry's name, the valid ones first, quoted. */

@@ -6,6 +6,7 @@
 import { errorDataSuffix } from '../agent/error-data.js';
 import { MCPCallError, MCPConfigError, MCPToolError } from '../mcp/index.js';
 import { URL_ELICITATION_REQUIRED } from '../mcp/session/elicitations.js';
+import { failureHints } from './failure-hints.js';
 import { ExitCode, type ExitCodeValue, singleLine } from './io.js';
 import { UsageError } from './usage-error.js';
 
@@ -22,7 +23,8 @@ export interface Failure {
  */
 export function describeFailure(error: unknown): Failure {
   if (error instanceof UsageError || error instanceof MCPConfigError) {
-    return { exitCode: ExitCode.usage, text: `error: ${error.message}\n` };
+    const hints = failureHints(error).map((line) => `${line}\n`);
+    return { exitCode: ExitCode.usage, text: [`error: ${error.message}\n`, ...hints].join('') };
   }
   if (error instanceof MCPToolError)
     return { exitCode: ExitCode.toolError, text: `error: ${error.message}\n` };
@@ -39,7 +41,11 @@ export function describeFailure(error: unknown): Failure {
       exitCode: error.kind === 'aborted' ? ExitCode.interrupted : ExitCode.connection,
       // A JSON-RPC error's `data` often says how to fix the call (`{"field":"x","hint":"use y"}`); a
       // -32042's data is the URL list the message already names.
-      text: [`error: ${singleLine(error.message)}${urlRequired ? '' : errorDataSuffix(error)}`, ...lines]
+      text: [
+        `error: ${singleLine(error.message)}${urlRequired ? '' : errorDataSuffix(error)}`,
+        ...lines,
+        ...failureHints(error),
+      ]
         .map((line) => `${line}\n`)
         .join(''),
     };

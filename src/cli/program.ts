@@ -4,7 +4,9 @@
  */
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../core/version.js';
+import { registerAuthCommand } from './commands/auth.js';
 import { registerCallCommand } from './commands/call.js';
+import { registerConfigsCommand } from './commands/configs.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerServersCommand } from './commands/servers.js';
 import { registerToolsCommand } from './commands/tools.js';
@@ -31,6 +33,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   registerCallCommand(program, context);
   registerRunCommand(program, context);
   registerServersCommand(program, context);
+  registerAuthCommand(program, context);
+  registerConfigsCommand(program, context);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;

@@ -19,6 +19,7 @@ import {
   type MCPStdioServer,
 } from '../mcp/index.js';
 import { DEFAULT_CALL_TIMEOUT_MS } from '../mcp/session/call-options.js';
+import { storedLogin } from './auth/stored-login.js';
 import { UsageError } from './usage-error.js';
 
 /** The raw option values as commander collects them. */
@@ -32,8 +33,10 @@ export interface ServerOptionValues {
   timeout?: number;
   /** `--config <file>`: a Claude Desktop / Cursor / VS Code server configuration file. */
   config?: string;
-  /** `--server <name>` (repeatable): entries of the `--config` file. */
+  /** `--server <name>` (repeatable): entries of the `--config` file, or of the hosts' configs without it. */
   server?: string[];
+  /** `--input ID=value` (repeatable): values of the config's `${input:ID}` references. */
+  input?: string[];
 }
 
 /** The option values of a command that takes several servers (`--stdio` and `--url` repeatable). */
@@ -101,6 +104,12 @@ export function addServerOptions(command: Command, options: { repeatable?: boole
         .default('auto'),
     )
     .option('--config <file>', 'server configuration file (mcpServers / VS Code servers JSON)')
+    .option(
+      '--input <ID=value>',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's reference syntax, not a JS placeholder.
+      'value of a ${input:ID} in the config (repeatable; asked for on a terminal)',
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
     .option(
       '--server <name>',
       many
@@ -185,10 +194,28 @@ export type ClientExtras = Pick<MCPClientOptions, 'onSampling' | 'onUrlElicitati
 export function createClient(target: ServerTarget, name?: string, handlers: ClientExtras = {}): MCPClient {
   const timeout = target.timeout === undefined ? {} : { connectTimeoutMs: target.timeout };
   // A configured server is always named after its entry: that is the name the user wrote and sees.
-  if (target.kind === 'config') return createConfigClient(target.entry, { ...handlers, ...timeout });
+  if (target.kind === 'config') {
+    const { entry } = target;
+    // An HTTP server logged in to with `agentwire auth login` uses the stored tokens.
+    const auth =
+      entry.kind === 'http' ? storedLogin(new URL(entry.url), entry.name, entry.options.headers) : {};
+    return createConfigClient(entry, { ...handlers, ...timeout, ...auth });
+  }
   const options = { ...handlers, ...timeout, ...(name === undefined ? {} : { name }) };
   if (target.kind === 'stdio') return MCPClient.fromStdio(target.server, options);
-  return MCPClient.fromUrl(target.url, { ...options, headers: target.headers, transport: target.transport });
+  const client = MCPClient.fromUrl(target.url, {
+    ...options,
+    headers: target.headers,
+    transport: target.transport,
+  });
+  const auth = storedLogin(target.url, client.name, target.headers);
+  if (auth.authProvider === undefined) return client;
+  return MCPClient.fromUrl(target.url, {
+    ...options,
+    headers: target.headers,
+    transport: target.transport,
+    ...auth,
+  });
 }
 
 function stdioServer(commandLine: string, env: string[], cwd: string | undefined): MCPStdioServer {

@@ -90,3 +90,14 @@ export type {
   ServerRequestContext,
 } from './session/server-requests.js';
 export type { AuthorizationCallback } from './transports/http/auth.js';
+export {
+  OAuthFileStore,
+  type OAuthStoredClient,
+  type OAuthStoredLogin,
+  OAuthStoreError,
+  type OAuthStoreProblem,
+} from './transports/http/oauth-file-store.js';
+export {
+  StoredOAuthClientProvider,
+  type StoredOAuthClientProviderOptions,
+} from './transports/http/stored-oauth-provider.js';

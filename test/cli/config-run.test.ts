@@ -1,9 +1,13 @@
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import type { FakeModelServer } from '../fixtures/fake-model-server.js';
 import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
-import { children, tasksWarning } from '../helpers.js';
+import { children, tasksWarning, tempDir } from '../helpers.js';
+
+const emptyHome = tempDir('agentwire-empty-home-');
+afterAll(() => emptyHome.remove());
+
 import { cli, EVERYTHING } from './run-cli.js';
 
 const CONFIGS = path.resolve('test/fixtures/configs');
@@ -26,6 +30,10 @@ beforeEach(() => {
   vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-test-secret');
   vi.stubEnv('ANTHROPIC_BASE_URL', fake.baseURL);
   vi.stubEnv('AGENTWIRE_MODEL', 'anthropic:claude-test');
+  // No host configuration: `--server` without `--config` finds nothing.
+  vi.stubEnv('HOME', emptyHome.dir);
+  vi.stubEnv('XDG_CONFIG_HOME', path.join(emptyHome.dir, '.config'));
+  vi.stubEnv('CODEX_HOME', path.join(emptyHome.dir, '.codex'));
 });
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -126,8 +134,10 @@ describe('agentwire run with --config', () => {
 
   it.each([
     [
+      // Without --config, --server looks in the hosts' configs: none exist under the empty home.
       ['run', 'hi', '--server', 'everything'],
-      'error: --server names an entry of a config file: add --config <file>\n',
+      'error: no host configuration defines a server "everything"; list them with "agentwire configs", ' +
+        'or give --config <file>\n',
     ],
     [
       ['run', 'hi', '--config', SERVERS, '--server', 'everything', '--server', 'everything'],

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseShell } from 'shell-quote';
-import { afterEach, describe, expect, it } from 'vitest';
-import { children } from '../helpers.js';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { children, tempDir } from '../helpers.js';
 import { cli, EVERYTHING } from './run-cli.js';
 
 const CONFIGS = path.resolve('test/fixtures/configs');
@@ -88,10 +88,23 @@ describe('agentwire call and tools with --config', () => {
 });
 
 describe('usage errors of --config and --server (exit 2, nothing started)', () => {
+  const home = tempDir('agentwire-empty-home-');
+  beforeEach(() => {
+    vi.stubEnv('HOME', home.dir);
+    vi.stubEnv('XDG_CONFIG_HOME', path.join(home.dir, '.config'));
+    vi.stubEnv('CODEX_HOME', path.join(home.dir, '.codex'));
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+  afterAll(() => home.remove());
+
   it.each([
     [
+      // Without --config, --server looks in the hosts' configs: none exist under the empty home.
       ['tools', '--server', 'everything'],
-      'error: --server names an entry of a config file: add --config <file>\n',
+      'error: no host configuration defines a server "everything"; list them with "agentwire configs", ' +
+        'or give --config <file>\n',
     ],
     [
       ['tools', '--config', SERVERS, '--stdio', EVERYTHING],
