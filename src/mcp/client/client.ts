@@ -44,6 +44,7 @@ import {
   type MCPRequestOptions,
 } from './options.js';
 import { ResponseCache } from './response-cache.js';
+import { redactToolErrorText } from './tool-error-text.js';
 import { ToolRefresh } from './tool-refresh.js';
 import { httpTransportPlan, stdioTransportPlan, type TransportPlan } from './transport-plan.js';
 
@@ -260,6 +261,15 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     name: string,
     input: Record<string, unknown> = {},
     options?: MCPToolCallOptions,
+  ): Promise<CallToolResult> {
+    // A failed tool's text loses this client's credentials (tool-error-text.ts).
+    return redactToolErrorText(await this.#callTool(name, input, options), this.#plan.redact);
+  }
+
+  async #callTool(
+    name: string,
+    input: Record<string, unknown>,
+    options: MCPToolCallOptions | undefined,
   ): Promise<CallToolResult> {
     const resolved = resolveCallOptions(this.#callDefaults, name, options);
     const timeout = resolved.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;

@@ -134,6 +134,25 @@ describe('secret hunt: HTTP servers that echo headers and the query', () => {
     expectClean('GET stream 500 and other events', { events, output }, HTTP_SECRETS);
   });
 
+  it('a tool failing in its own words (isError) with what it received', async () => {
+    const { a } = await echoServers();
+    const { client, events } = httpClient(`${a.origin}/mcp?token=${QUERY}`, {
+      protocolVersion: '2025-11-25',
+    });
+    await client.connect();
+    const result = await client.callTool('fails', {});
+    const tool = client.getTools().find((t) => t.name === 'fails');
+    const viaTool = await rejection(tool!.execute({}));
+    expect(result.isError).toBe(true);
+    expect((viaTool as Error).name).toBe('MCPToolError');
+    expect(JSON.stringify(result.content)).toContain('[redacted]');
+    expectClean('isError result and MCPToolError', { result, viaTool, events }, HTTP_SECRETS);
+    const headerArgs = ['--header', `X-Api-Key: ${API_KEY}`, '--header', `Authorization: ${AUTH}`];
+    const call = await cli(['call', '--url', `${a.origin}/mcp?token=${QUERY}`, ...headerArgs, 'fails', '{}']);
+    expect(call.code).toBe(1);
+    expectClean('CLI isError result', { call }, HTTP_SECRETS);
+  });
+
   it('a refused connection to a URL with a query token', async () => {
     const { a } = await echoServers();
     const url = `http://127.0.0.1:${a.origin.split(':').at(-1)}/mcp?token=${QUERY}`;
@@ -309,6 +328,6 @@ describe('the hunter itself', () => {
 
 describe('secret hunt coverage', () => {
   it('provoked every path', () => {
-    expect(covered.size).toBe(26);
+    expect(covered.size).toBe(28);
   });
 });
