@@ -88,6 +88,10 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     this.#tools = new ToolSet(this);
     this.#cache = options.cache === false ? undefined : new ResponseCache();
     this.#calls = new CallLimiter(options.maxConcurrentCalls, this.name);
+    const rounds = options.maxInputRounds;
+    // A bound that is not a count (NaN, 1.5, -1) would never stop the rounds, or stop them at once.
+    if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 0))
+      throw new RangeError(`maxInputRounds must be a whole number of at least 0 (got ${rounds})`);
     this.#toolRefresh = new ToolRefresh({
       name: this.name,
       options,

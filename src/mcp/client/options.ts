@@ -87,6 +87,7 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
    * times the server may answer `input_required` and have it fulfilled through `onElicitation`, `onSampling`
    * and `roots`. The next one fails the request with `MCPCallError` kind `input_required`, `inputRounds` set
    * to this bound. A count, integer ≥ 0. Default 10 (the MCP SDK's).
+   * @throws RangeError from `fromStdio` / `fromUrl` when it is not a whole number ≥ 0.
    */
   maxInputRounds?: number;
   /**
