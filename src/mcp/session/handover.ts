@@ -2,7 +2,8 @@
  * Handing a negotiated connection (negotiate.ts) to the SDK's `Client`, and reading its refusals.
  */
 import { ProtocolError } from '@modelcontextprotocol/client';
-import type { MCPCallError } from '../protocol/errors.js';
+import { isRecord } from '../../core/json.js';
+import { MCPCallError } from '../protocol/errors.js';
 import type { AgentwireTransport } from '../transports/transport.js';
 import { PROBE_ID_PREFIX } from './negotiate.js';
 import {
@@ -89,8 +90,9 @@ export function refusedVersion(
   server: string,
   protocolVersion: MCPProtocolVersionOption,
 ): MCPCallError | undefined {
-  if (!(error instanceof ProtocolError) || error.code !== -32022) return undefined;
-  const supported = supportedFrom(error.data);
+  const refusal = versionRefusal(error);
+  if (refusal === undefined) return undefined;
+  const supported = supportedFrom(refusal.data);
   // In 'auto', a server naming a modern revision we speak was only too slow for the probe: not "nothing in
   // common", so the server's own error stands.
   if (
@@ -99,4 +101,22 @@ export function refusedVersion(
   )
     return undefined;
   return noCommonVersion(server, 'initialize', offeredVersions(protocolVersion), supported, error);
+}
+
+/**
+ * The -32022 refusal in `error`: the SDK's `ProtocolError` (stdio, or a JSON-RPC error in a 2xx body), or an
+ * HTTP 400 whose body is that JSON-RPC error (MCP spec 2026-07-28, "Transports > Streamable HTTP": a
+ * modern-only server answers a 2025-era `initialize` so), which the 2025 transport reports as kind `http`.
+ */
+function versionRefusal(error: unknown): { data: unknown } | undefined {
+  if (error instanceof ProtocolError) return error.code === -32022 ? { data: error.data } : undefined;
+  if (!(error instanceof MCPCallError) || error.status !== 400 || error.body === undefined) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(error.body);
+  } catch {
+    return undefined;
+  }
+  const refusal = isRecord(body) && isRecord(body.error) ? body.error : undefined;
+  return refusal?.code === -32022 ? { data: refusal.data } : undefined;
 }

@@ -9,6 +9,7 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MCPClient, type MCPClientOptions } from '../../../src/mcp/client/client.js';
+import { MCPCallError } from '../../../src/mcp/protocol/errors.js';
 import { type Era2026HttpServer, startEra2026Http } from '../../fixtures/era2026/http-server.js';
 import { SERVER_INFO } from '../../fixtures/era2026/server.mjs';
 import { type EverythingServer, startEverything } from '../../fixtures/http-everything.js';
@@ -125,5 +126,29 @@ describe('MCPClient over Streamable HTTP with server-everything (2025)', () => {
       ['POST', 'notifications/initialized'],
     ]);
     expect(seen.map(([, rpc]) => rpc)).not.toContain('server/discover');
+  });
+});
+
+describe('a 2025 pin against the 2026-only HTTP fixture', () => {
+  let server: Era2026HttpServer;
+  beforeAll(async () => {
+    server = await startEra2026Http({ modernOnly: true });
+  });
+  afterAll(() => server.close());
+
+  it('fails connect() with kind protocol, code -32022 and both lists, as over stdio', async () => {
+    const mcp = client(server.url, { protocolVersion: '2025-11-25' });
+    const error = await mcp.connect().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(MCPCallError);
+    expect(error).toMatchObject({
+      kind: 'protocol',
+      code: -32022,
+      method: 'initialize',
+      data: { supported: ['2026-07-28'], offered: ['2025-11-25'] },
+    });
+    expect(mcp.getState()).toBe('failed');
   });
 });
