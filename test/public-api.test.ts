@@ -54,6 +54,8 @@ describe('public API', () => {
         'MCPClientOptions',
         'MCPClientState',
         'MCPConnectOptions',
+        'MCPCompleteParams',
+        'MCPCompletion',
         'MCPReconnectOptions',
         'MCPRequestOptions',
         'MCPProtocolVersion',

@@ -22,6 +22,8 @@ import {
   type ServerTarget,
   serverTarget,
   serverTargets,
+  type TargetTimeouts,
+  targetTimeouts,
 } from './server-options.js';
 import { UsageError } from './usage-error.js';
 
@@ -55,7 +57,7 @@ export async function commandTarget(values: ServerOptionValues): Promise<ServerT
   const config = await loadServerConfig(values.config);
   const name = names[0];
   const entry = name === undefined ? onlyEntry(config) : getServerEntry(config, name);
-  return configTarget(entry, values.timeout);
+  return configTarget(entry, values);
 }
 
 /**
@@ -84,7 +86,7 @@ export async function commandTargets(values: ServerListOptionValues): Promise<Se
   const direct = serverTargets(values);
   const config = await loadServerConfig(values.config);
   const entries = names.length > 0 ? namedEntries(config, names) : allEntries(config);
-  return [...direct, ...entries.map((entry) => configTarget(entry, values.timeout))];
+  return [...direct, ...entries.map((entry) => configTarget(entry, values))];
 }
 
 /**
@@ -97,9 +99,9 @@ export function exposedTools(client: MCPClient, target: ServerTarget): MCPTool[]
   return client.getTools().filter((tool) => accepts(tool.name));
 }
 
-/** The target of a `--config` entry, with `--timeout` (ms) when given. */
-export function configTarget(entry: MCPServerEntry, timeout: number | undefined): ServerTarget {
-  return { kind: 'config', entry, ...(timeout === undefined ? {} : { timeout }) };
+/** The target of a `--config` entry, with `--timeout` / `--connect-timeout` (ms) when given. */
+export function configTarget(entry: MCPServerEntry, timeouts: TargetTimeouts): ServerTarget {
+  return { kind: 'config', entry, ...targetTimeouts(timeouts) };
 }
 
 /** The flags given that a configured server takes from its entry instead. */

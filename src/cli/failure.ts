@@ -26,19 +26,20 @@ export function describeFailure(error: unknown): Failure {
   if (error instanceof MCPToolError)
     return { exitCode: ExitCode.toolError, text: `error: ${error.message}\n` };
   if (error instanceof MCPCallError) {
-    const tail = error.stderrTail ?? [];
-    const lines =
-      tail.length === 0 ? [] : ['server stderr (last lines):', ...tail.map((line) => `  ${line}`)];
+    // A server that exited (`connection_closed`) is quoted in the message already: its stderr, once.
+    const tail = error.kind === 'connection_closed' ? [] : (error.stderrTail ?? []);
     return {
       exitCode: error.kind === 'aborted' ? ExitCode.interrupted : ExitCode.connection,
       // A JSON-RPC error's `data` often says how to fix the call (`{"field":"x","hint":"use y"}`).
-      text: [`error: ${singleLine(error.message)}${errorDataSuffix(error)}`, ...lines]
-        .map((line) => `${line}\n`)
-        .join(''),
+      text: `error: ${singleLine(error.message)}${errorDataSuffix(error)}\n${stderrLines(tail)}`,
     };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { exitCode: ExitCode.toolError, text: `error: unexpected failure: ${message}\n` };
 }
 
-/** Folds line breaks (an HTML error page quoted in an HTTP error, say) so the error stays one line. */
+/** `server stderr (last lines):` and the lines, indented; empty for no lines. */
+export function stderrLines(tail: readonly string[]): string {
+  if (tail.length === 0) return '';
+  return ['server stderr (last lines):', ...tail.map((line) => `  ${line}`)].map((l) => `${l}\n`).join('');
+}

@@ -10,6 +10,7 @@ import { registerServersCommand } from './commands/servers.js';
 import { registerToolsCommand } from './commands/tools.js';
 import type { CommandContext } from './context.js';
 import { type CliIo, ExitCode, type ExitCodeValue } from './io.js';
+import { ReportedFailure } from './reported-failure.js';
 import { describeRunFailure } from './run-failure.js';
 
 /**
@@ -37,6 +38,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   } catch (error) {
     // Commander has already printed its own message (or the help / version) through `io`.
     if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    if (error instanceof ReportedFailure) return error.exitCode;
     const failure = describeRunFailure(error);
     io.stderr(failure.text);
     return failure.exitCode;

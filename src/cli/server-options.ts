@@ -1,13 +1,14 @@
 /**
  * How a command names its server: `--stdio "<command line>"` (with `--env K=V`, `--cwd DIR`),
  * `--url <url>` (with `--header "K: V"`, `--transport`), or `--config <file>` with `--server <name>`, plus
- * `--timeout <ms>`. Every command that talks to servers adds these options; {@link serverTarget} and
+ * `--connect-timeout <ms>` and `--timeout <ms>`. Every command that talks to servers adds these options; {@link serverTarget} and
  * {@link serverTargets} check the `--stdio` / `--url` ones, and `config-targets.ts` adds the `--config`
  * branch (which reads a file, hence async). `agentwire run` takes several servers at once:
  * `addServerOptions(command, { repeatable: true })`.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parse as parseShell } from 'shell-quote';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../mcp/client/options.js';
 import { parseServerUrl } from '../mcp/config/server-spec.js';
 import {
   createClient as createConfigClient,
@@ -29,7 +30,10 @@ export interface ServerOptionValues {
   url?: string;
   header: string[];
   transport?: NonNullable<MCPHttpServer['transport']>;
+  /** `--timeout <ms>`: bound on each request (a tool call, a resource read, …). */
   timeout?: number;
+  /** `--connect-timeout <ms>`: bound on connecting (the handshake and the tool list). */
+  connectTimeout?: number;
   /** `--config <file>`: a Claude Desktop / Cursor / VS Code server configuration file. */
   config?: string;
   /** `--server <name>` (repeatable): entries of the `--config` file. */
@@ -42,22 +46,38 @@ export interface ServerListOptionValues extends Omit<ServerOptionValues, 'stdio'
   url: string[];
 }
 
+/** The time bounds given on the command line, in ms; absent means the client's defaults. */
+export interface TargetTimeouts {
+  /** Each request: a tool call, a resource read, a prompt, a completion (`--timeout`). */
+  timeout?: number;
+  /** Connecting: the handshake and the tool list (`--connect-timeout`). */
+  connectTimeout?: number;
+}
+
 /** A server to connect to, checked and ready for `MCPClient`. */
-export type ServerTarget =
-  | { kind: 'stdio'; server: MCPStdioServer; timeout?: number }
-  | {
-      kind: 'url';
-      url: URL;
-      headers: Record<string, string>;
-      transport: NonNullable<MCPHttpServer['transport']>;
-      timeout?: number;
-    }
-  | {
-      kind: 'config';
-      /** The entry, interpolated, with its `allowTools` / `blockTools`; its name names the client. */
-      entry: MCPServerEntry;
-      timeout?: number;
-    };
+export type ServerTarget = TargetTimeouts &
+  (
+    | { kind: 'stdio'; server: MCPStdioServer }
+    | {
+        kind: 'url';
+        url: URL;
+        headers: Record<string, string>;
+        transport: NonNullable<MCPHttpServer['transport']>;
+      }
+    | {
+        kind: 'config';
+        /** The entry, interpolated, with its `allowTools` / `blockTools`; its name names the client. */
+        entry: MCPServerEntry;
+      }
+  );
+
+/** The `--timeout` / `--connect-timeout` values given, for a target. */
+export function targetTimeouts(values: TargetTimeouts): TargetTimeouts {
+  return {
+    ...(values.timeout === undefined ? {} : { timeout: values.timeout }),
+    ...(values.connectTimeout === undefined ? {} : { connectTimeout: values.connectTimeout }),
+  };
+}
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -110,8 +130,13 @@ export function addServerOptions(command: Command, options: { repeatable?: boole
       (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
     )
     .option(
+      '--connect-timeout <ms>',
+      `bound on connecting (handshake and tool list), in ms (default ${DEFAULT_CONNECT_TIMEOUT_MS})`,
+      positiveInteger,
+    )
+    .option(
       '--timeout <ms>',
-      `bound on connecting and on each request, in ms (default ${DEFAULT_CALL_TIMEOUT_MS})`,
+      `bound on each request (tool call, read, …), in ms (default ${DEFAULT_CALL_TIMEOUT_MS})`,
       positiveInteger,
     );
 }
@@ -125,7 +150,7 @@ export function serverTarget(values: ServerOptionValues): ServerTarget {
   if (values.stdio !== undefined && values.url !== undefined) {
     throw new UsageError('give either --stdio or --url, not both');
   }
-  const timeout = values.timeout === undefined ? {} : { timeout: values.timeout };
+  const timeout = targetTimeouts(values);
   if (values.stdio !== undefined) {
     if (values.header.length > 0) throw new UsageError('--header applies to --url servers only');
     return { kind: 'stdio', server: stdioServer(values.stdio, values.env, values.cwd), ...timeout };
@@ -171,8 +196,11 @@ export function serverTargets(values: ServerListOptionValues): ServerTarget[] {
   ];
 }
 
-/** Client options a command adds to every server it starts (`run`: answering sampling with its model). */
-export type ClientExtras = Pick<MCPClientOptions, 'onSampling'>;
+/**
+ * Client options a command adds to every server it starts (`run`: answering sampling with its model), and
+ * `stderr`, which receives each line a stdio server writes to its stderr (HTTP servers have none).
+ */
+export type ClientExtras = Pick<MCPClientOptions, 'onSampling'> & { stderr?: (line: string) => void };
 
 /**
  * An `MCPClient` for the target; nothing is started until `connect()`. A `config` target's client is
@@ -181,11 +209,16 @@ export type ClientExtras = Pick<MCPClientOptions, 'onSampling'>;
  *   host. Ignored for a `config` target.
  */
 export function createClient(target: ServerTarget, name?: string, extra: ClientExtras = {}): MCPClient {
-  const timeout = { ...extra, ...(target.timeout === undefined ? {} : { connectTimeoutMs: target.timeout }) };
+  const { stderr, ...shared } = extra;
+  const connect = target.connectTimeout;
+  const timeout = { ...shared, ...(connect === undefined ? {} : { connectTimeoutMs: connect }) };
   // A configured server is always named after its entry: that is the name the user wrote and sees.
-  if (target.kind === 'config') return createConfigClient(target.entry, timeout);
+  if (target.kind === 'config')
+    return createConfigClient(target.entry, { ...timeout, ...(stderr && { stderr }) });
   const options = { ...timeout, ...(name === undefined ? {} : { name }) };
-  if (target.kind === 'stdio') return MCPClient.fromStdio(target.server, options);
+  if (target.kind === 'stdio') {
+    return MCPClient.fromStdio(stderr ? { ...target.server, stderr } : target.server, options);
+  }
   return MCPClient.fromUrl(target.url, { ...options, headers: target.headers, transport: target.transport });
 }
 

@@ -106,25 +106,26 @@ async function runAgentCommand(prompt: string, options: RunCommandOptions, conte
   const { signal } = context.io;
   // Servers may ask the run's model for completions (sampling/createMessage), as with Agent.withMcpServer*.
   const clientOptions = { onSampling: samplingHandler(model) };
-  try {
-    await withServers(
-      targets,
-      context.io,
-      async (servers) => {
-        for (const [index, client] of servers.clients().entries()) {
-          // One prefix layer: the agent's (`--prefix`), over the servers' own tool names.
-          const handle = agentHandle(client, targets[index]!);
-          await agent.addMcpServer(handle, options.prefix ? { prefix: true } : {});
-        }
-        for await (const event of agent.prompt(prompt, signal ? { signal } : {})) printer.print(event);
+  await withServers(
+    targets,
+    context.io,
+    async (servers) => {
+      for (const [index, client] of servers.clients().entries()) {
+        // One prefix layer: the agent's (`--prefix`), over the servers' own tool names.
+        const handle = agentHandle(client, targets[index]!);
+        await agent.addMcpServer(handle, options.prefix ? { prefix: true } : {});
+      }
+      for await (const event of agent.prompt(prompt, signal ? { signal } : {})) printer.print(event);
+      printer.endLine();
+    },
+    {
+      clientOptions,
+      mapError: (error) => {
+        printer.endLine();
+        // Ctrl-C while the servers were still connecting (`interrupted while connecting`) is the run's interrupt.
+        const interrupted = signal?.aborted && !(error instanceof AgentError && error.kind === 'aborted');
+        return interrupted ? new AgentAbortError(signal.reason) : error;
       },
-      { clientOptions },
-    );
-  } catch (error) {
-    // Ctrl-C while the servers were still connecting (`interrupted while connecting`) is the run's interrupt.
-    const interrupted = signal?.aborted && !(error instanceof AgentError && error.kind === 'aborted');
-    throw interrupted ? new AgentAbortError(signal.reason) : error;
-  } finally {
-    printer.endLine();
-  }
+    },
+  );
 }

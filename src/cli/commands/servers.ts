@@ -22,11 +22,12 @@ interface ServersOptions {
   config: string;
   json?: boolean;
   timeout?: number;
+  connectTimeout?: number;
 }
 
 /**
  * Registers `servers` on the program. Connects every enabled server of the file in parallel (each bounded
- * by `--timeout`, default 60000 ms), prints one row per server (see `server-status.ts`; `--json`:
+ * by `--connect-timeout`, default 60000 ms), prints one row per server (see `server-status.ts`; `--json`:
  * `{ "config": <absolute path>, "servers": [ServerRow, …] }`), then disconnects them all. An entry that
  * cannot be used (an unset `${VAR}`, a field of the wrong type) is a `failed` row with its config error,
  * and the other servers are still tried.
@@ -42,13 +43,16 @@ export function registerServersCommand(program: Command, context: CommandContext
     .requiredOption('--config <file>', 'server configuration file (mcpServers / VS Code servers JSON)')
     .option('--json', 'print the rows as JSON')
     .option(
-      '--timeout <ms>',
+      '--connect-timeout <ms>',
       `bound on connecting to each server, in ms (default ${DEFAULT_CONNECT_TIMEOUT_MS})`,
       positiveInteger,
     )
+    // `servers` only connects, so `--timeout` is the same bound, kept for scripts written before the split.
+    .option('--timeout <ms>', 'the same as --connect-timeout here', positiveInteger)
     .action(async (options: ServersOptions) => {
       const config = await loadServerConfig(options.config);
-      const enabled = await connectEach(config, options.timeout, context.io);
+      const connectTimeout = options.connectTimeout ?? options.timeout;
+      const enabled = await connectEach(config, connectTimeout, context.io);
       const invalid = config.invalid.map(
         ({ name, error }): ServerRow => ({
           name,
@@ -86,7 +90,8 @@ function failureSummary(failed: number, invalid: number, valid: number): string 
  */
 function connectEach(config: MCPServerConfig, timeout: number | undefined, io: CliIo): Promise<ServerRow[]> {
   // Only the valid entries: the invalid ones have nothing to connect, and their rows come from the config.
-  const targets = config.servers.map((entry) => configTarget(entry, timeout));
+  const bound = timeout === undefined ? {} : { connectTimeout: timeout };
+  const targets = config.servers.map((entry) => configTarget(entry, bound));
   return withServers(
     targets,
     io,
