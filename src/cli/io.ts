@@ -9,6 +9,11 @@ export interface CliIo {
   stdout(text: string): void;
   /** Errors and diagnostics, one clear line each. */
   stderr(text: string): void;
+  /**
+   * Reads the whole of standard input (for `-` in place of the tool arguments). Absent: there is none to
+   * read, and `-` is a usage error.
+   */
+  stdin?(): Promise<string>;
   /** Aborts the work in flight (Ctrl-C in the real CLI): a pending call is cancelled and the server stopped. */
   signal?: AbortSignal;
 }

@@ -9,6 +9,7 @@
  * terminal's Ctrl-C reaches only this process: these handlers are what stops them. The exit code is set, not
  * forced, on the normal path so that buffered output is flushed.
  */
+import { text } from 'node:stream/consumers';
 import { ExitCode } from './io.js';
 import { runCli } from './program.js';
 
@@ -22,6 +23,7 @@ for (const signal of SIGNALS) process.on(signal, onSignal);
 process.exitCode = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  stdin: () => text(process.stdin),
   signal: interrupt.signal,
 });
 for (const signal of SIGNALS) process.off(signal, onSignal);

@@ -238,6 +238,11 @@ function stdioServer(commandLine: string, env: string[], cwd: string | undefined
  * or globs are refused rather than silently passed on as words the user did not mean.
  */
 function splitCommandLine(commandLine: string): string[] {
+  // shell-quote drops an unmatched quote silently, running a command the user did not type.
+  const open = unterminatedQuote(commandLine);
+  if (open !== undefined) {
+    throw new UsageError(`--stdio: the command line has an unterminated ${open} quote`);
+  }
   const entries = parseShell(commandLine, (name) => `$${name}`);
   return entries.map((entry) => {
     if (typeof entry === 'string') return entry;
@@ -248,6 +253,24 @@ function splitCommandLine(commandLine: string): string[] {
       `--stdio: shell operator "${entry.op}" is not supported; the command runs without a shell`,
     );
   });
+}
+
+/** The quote character left open at the end of `line`, read as a POSIX shell does; none when all close. */
+export function unterminatedQuote(line: string): "'" | '"' | undefined {
+  let open: "'" | '"' | undefined;
+  for (let i = 0; i < line.length; i += 1) {
+    const char = line[i];
+    if (open === "'") {
+      if (char === "'") open = undefined;
+    } else if (char === '\\') {
+      i += 1; // escapes the next character, outside quotes and inside double quotes alike
+    } else if (open === '"') {
+      if (char === '"') open = undefined;
+    } else if (char === "'" || char === '"') {
+      open = char;
+    }
+  }
+  return open;
 }
 
 function parseEnv(pairs: string[]): Record<string, string> {
