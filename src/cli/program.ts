@@ -5,6 +5,9 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../core/version.js';
 import { registerCallCommand } from './commands/call.js';
+import { registerCompleteCommand } from './commands/complete.js';
+import { registerPromptsCommand } from './commands/prompts.js';
+import { registerResourcesCommand } from './commands/resources.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerServersCommand } from './commands/servers.js';
 import { registerToolsCommand } from './commands/tools.js';
@@ -32,6 +35,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   registerCallCommand(program, context);
   registerRunCommand(program, context);
   registerServersCommand(program, context);
+  registerResourcesCommand(program, context);
+  registerPromptsCommand(program, context);
+  registerCompleteCommand(program, context);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;

@@ -6,6 +6,7 @@
 import {
   MCPCallError,
   type MCPClient,
+  type MCPRequestOptions,
   type MCPServerConnectResult,
   MCPServers,
   type MCPToolFilter,
@@ -151,4 +152,15 @@ export function withServer<T>(
 
 function filterOf(target: ServerTarget): MCPToolFilter {
   return target.kind === 'config' ? target.entry : {};
+}
+
+/**
+ * The options of one request other than a tool call (`resources/read`, `prompts/get`, …): bounded by
+ * `--timeout` when given (else the client's connect timeout), cancelled by `io.signal`.
+ */
+export function requestOptions(target: ServerTarget, io: CliIo): MCPRequestOptions {
+  return {
+    ...(target.timeout === undefined ? {} : { timeoutMs: target.timeout }),
+    ...(io.signal && { signal: io.signal }),
+  };
 }
