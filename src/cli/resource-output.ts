@@ -81,7 +81,7 @@ function describe(item: { name: string; title?: string; description?: string; mi
 
 function aligned(rows: readonly (readonly [string, string])[]): string {
   const width = Math.max(...rows.map(([first]) => first.length));
-  return rows.map(([first, rest]) => `${first.padEnd(width)}  ${rest}`.trimEnd()).join('\n') + '\n';
+  return rows.map(([first, rest]) => `${`${first.padEnd(width)}  ${rest}`.trimEnd()}\n`).join('');
 }
 
 function newlineTerminated(text: string): string {
