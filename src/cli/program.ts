@@ -12,6 +12,7 @@ import { registerRunCommand } from './commands/run.js';
 import { registerServersCommand } from './commands/servers.js';
 import { registerToolsCommand } from './commands/tools.js';
 import type { CommandContext } from './context.js';
+import { configureHelp } from './help-text.js';
 import { type CliIo, ExitCode, type ExitCodeValue } from './io.js';
 import { ReportedFailure } from './reported-failure.js';
 import { describeRunFailure } from './run-failure.js';
@@ -53,10 +54,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
 
 function createProgram(io: CliIo): Command {
   // Set before the commands are added: subcommands copy these settings when they are created.
-  return new Command('agentwire')
+  const program = new Command('agentwire')
     .description('Call the tools of any MCP server from the command line, or give them to an agent.')
     .version(VERSION)
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })
     .showHelpAfterError('(add --help for usage)');
+  return configureHelp(program);
 }

@@ -6,6 +6,7 @@
  * branch (which reads a file, hence async). `agentwire run` takes several servers at once:
  * `addServerOptions(command, { repeatable: true })`.
  */
+import { statSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parse as parseShell } from 'shell-quote';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../mcp/client/options.js';
@@ -229,7 +230,11 @@ function stdioServer(commandLine: string, env: string[], cwd: string | undefined
     throw new UsageError('--stdio needs a command line, e.g. --stdio "node server.js"');
   const server: MCPStdioServer = { command, args };
   if (env.length > 0) server.env = parseEnv(env);
-  if (cwd !== undefined) server.cwd = cwd;
+  if (cwd !== undefined) {
+    // Refused here, as a usage error, rather than as the server failing to start.
+    if (!isDirectory(cwd)) throw new UsageError(`--cwd: "${cwd}" is not a directory`);
+    server.cwd = cwd;
+  }
   return server;
 }
 
@@ -273,6 +278,14 @@ export function unterminatedQuote(line: string): "'" | '"' | undefined {
   return open;
 }
 
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function parseEnv(pairs: string[]): Record<string, string> {
   const env: Record<string, string> = {};
   for (const pair of pairs) {
@@ -303,6 +316,9 @@ function parseHeaders(lines: string[]): Record<string, string> {
  *   one with credentials (its message is the client's own).
  */
 function parseUrl(text: string): URL {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text.trim())) {
+    throw new UsageError('--url has no scheme: write http://… or https://… (e.g. http://localhost:3001/mcp)');
+  }
   try {
     return parseServerUrl(text);
   } catch (error) {

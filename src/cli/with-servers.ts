@@ -13,6 +13,7 @@ import {
 } from '../mcp/index.js';
 import { reportDiagnostics } from './diagnostics.js';
 import { stderrLines } from './failure.js';
+import { explainedLine, spawnHint } from './failure-hints.js';
 import type { CliIo } from './io.js';
 import { ReportedFailure } from './reported-failure.js';
 import { describeRunFailure } from './run-failure.js';
@@ -118,7 +119,8 @@ export async function withServers<T>(
     // Reported now, before the servers are stopped (seconds, for one that ignores SIGTERM).
     const error = options.mapError ? options.mapError(thrown) : thrown;
     const failure = describeRunFailure(error);
-    io.stderr(failure.text + (connecting ? stderrBlock(error, tails) : ''));
+    const text = explainedLine(error) ?? failure.text;
+    io.stderr(text + spawnHint(error, targets) + (connecting ? stderrBlock(error, tails) : ''));
     throw new ReportedFailure(failure.exitCode, error);
   } finally {
     for (const stop of quiet) stop();

@@ -132,7 +132,7 @@ describe('agentwire call usage errors (exit 2, nothing started)', () => {
     ],
     [
       ['call', '--url', 'localhost:3001', 'echo'],
-      'error: --url must be an http: or https: URL, got "localhost:"\n',
+      'error: --url has no scheme: write http://… or https://… (e.g. http://localhost:3001/mcp)\n',
     ],
     [
       ['call', '--url', 'http://localhost/mcp', '--env', 'A=1', 'echo'],

@@ -14,6 +14,7 @@ import {
 import { DEFAULT_MODEL_IDLE_TIMEOUT_MS, DEFAULT_MODEL_REQUEST_TIMEOUT_MS } from '../../providers/index.js';
 import { commandTargets } from '../config-targets.js';
 import type { CommandContext } from '../context.js';
+import { cliModelError, modelBaseUrl } from '../model-errors.js';
 import { builtinTools, resultBytes, runModel, timeoutMs, turnCount } from '../run-options.js';
 import { RunPrinter } from '../run-output.js';
 import { agentHandle } from '../run-servers.js';
@@ -94,6 +95,8 @@ async function runAgentCommand(prompt: string, options: RunCommandOptions, conte
   const targets = await commandTargets(options);
   const tools = builtinTools(options.tools, options.root);
   const model = await runModel(options.model);
+  // Checked before any server starts: a malformed base URL is a usage error, not a failed request later.
+  const bounds = { maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, baseUrl: modelBaseUrl(model.provider) };
   const agent = new Agent({
     model,
     tools,
@@ -110,10 +113,17 @@ async function runAgentCommand(prompt: string, options: RunCommandOptions, conte
     targets,
     context.io,
     async (servers) => {
+      let offered = tools.length;
       for (const [index, client] of servers.clients().entries()) {
         // One prefix layer: the agent's (`--prefix`), over the servers' own tool names.
         const handle = agentHandle(client, targets[index]!);
         await agent.addMcpServer(handle, options.prefix ? { prefix: true } : {});
+        offered += handle.getTools().length;
+      }
+      if (offered === 0) {
+        context.io.stderr(
+          'warning: the model has no tools: add servers (--stdio, --url, --config) or --tools default\n',
+        );
       }
       for await (const event of agent.prompt(prompt, signal ? { signal } : {})) printer.print(event);
       printer.endLine();
@@ -124,7 +134,7 @@ async function runAgentCommand(prompt: string, options: RunCommandOptions, conte
         printer.endLine();
         // Ctrl-C while the servers were still connecting (`interrupted while connecting`) is the run's interrupt.
         const interrupted = signal?.aborted && !(error instanceof AgentError && error.kind === 'aborted');
-        return interrupted ? new AgentAbortError(signal.reason) : error;
+        return interrupted ? new AgentAbortError(signal.reason) : cliModelError(error, bounds);
       },
     },
   );
