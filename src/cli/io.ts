@@ -14,6 +14,8 @@ export interface CliIo {
    * read, and `-` is a usage error.
    */
   stdin?(): Promise<string>;
+  /** Whether stdout is coloured (a terminal, see colors.ts); default no. stderr is coloured by the caller. */
+  colorStdout?: boolean;
   /** Aborts the work in flight (Ctrl-C in the real CLI): a pending call is cancelled and the server stopped. */
   signal?: AbortSignal;
 }

@@ -13,6 +13,7 @@
  * code 0, as `cat` and `grep` do: no EPIPE stack trace, the work in flight stopped, nothing more written.
  */
 import { text } from 'node:stream/consumers';
+import { colorWanted, paint, paintStderr } from './colors.js';
 import { ExitCode } from './io.js';
 import { runCli } from './program.js';
 
@@ -24,6 +25,7 @@ const onSignal = (signal: NodeJS.Signals) => {
 };
 for (const signal of SIGNALS) process.on(signal, onSignal);
 let readerGone = false;
+const stderrColors = paint(colorWanted(process.stderr.isTTY, process.env));
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
   readerGone = true;
@@ -35,8 +37,9 @@ const code = await runCli(process.argv.slice(2), {
   },
   // What would follow (the interrupt the closed pipe caused) is not news to anyone.
   stderr: (text) => {
-    if (!readerGone) process.stderr.write(text);
+    if (!readerGone) process.stderr.write(paintStderr(text, stderrColors));
   },
+  colorStdout: colorWanted(process.stdout.isTTY, process.env),
   stdin: () => text(process.stdin),
   signal: interrupt.signal,
 });

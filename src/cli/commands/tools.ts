@@ -1,5 +1,6 @@
 /** `agentwire tools <server>`: the server's tools, for people (default) or scripts (`--json`). */
 import type { Command } from 'commander';
+import { paint } from '../colors.js';
 import { commandTarget, exposedTools } from '../config-targets.js';
 import type { CommandContext } from '../context.js';
 import { addServerOptions, type ServerOptionValues } from '../server-options.js';
@@ -25,7 +26,9 @@ export function registerToolsCommand(program: Command, context: CommandContext):
       exposedTools(client, target).map((tool) => tool.definition),
     );
     context.io.stdout(
-      options.json ? `${JSON.stringify(definitions, null, 2)}\n` : formatToolList(definitions),
+      options.json
+        ? `${JSON.stringify(definitions, null, 2)}\n`
+        : formatToolList(definitions, paint(context.io.colorStdout === true)),
     );
   });
 }
