@@ -161,6 +161,13 @@ function goalRows(w) {
       );
     }
   }
+  if (w.startup && !w.startup.error) {
+    add(
+      '`agentwire --help` starts in well under the time `agentwire tools` needs (under half)',
+      `${w.startup.helpMs} ms against ${w.startup.toolsMs} ms (${w.startup.ratio}×)`,
+      w.startup.ratio < 0.5,
+    );
+  }
   return rows;
 }
 
@@ -342,6 +349,17 @@ function sections(w) {
         `Budget: ${bytes(w.budget.budgetBytes)} per tool result (\`maxToolResultBytes\`). The text keeps its start and end with a notice naming \`head\` / \`tail\`; the image reaches the model as its placeholder, without the base64 copy server-filesystem puts in \`structuredContent\`.\n`,
       );
     }
+  }
+  if (w.startup) {
+    out.push('## 8. CLI start-up (the built CLI, a fresh process per run)\n');
+    if (w.startup.measuredAt)
+      out.push(`Measured ${w.startup.measuredAt} (\`${w.startup.command}\`, merged into this report).\n`);
+    out.push(
+      `| command | median wall time, start to exit (${w.startup.runs} runs) |\n|---|---|\n| \`agentwire --help\` | ${w.startup.helpMs} ms |\n| \`agentwire tools --stdio <fast fixture>\` | ${w.startup.toolsMs} ms |\n`,
+    );
+    out.push(
+      'Registering the commands loads no MCP, agent or provider code (each command loads it when it runs), so `--help` costs Node, commander and picocolors only; `tools` adds the MCP layer, a server spawn, the handshake and `tools/list`.\n',
+    );
   }
   return out.join('\n');
 }

@@ -2,7 +2,7 @@
 // The benchmark suite (issue 8): agentwire against the bare floor and its peers, same run, same machine,
 // same servers. `npm run bench` builds dist/ and runs everything; then bench/results.json and
 // bench/RESULTS.md are rewritten.
-//   node bench/run.mjs [--quick] [--only=1,2,3,4,5,6,7] [--no-write] [--before=<earlier results.json>]
+//   node bench/run.mjs [--quick] [--only=1,2,3,4,5,6,7,8] [--no-write] [--before=<earlier results.json>]
 // --quick uses small counts (to check the harness, not to quote); --only runs some workloads (the report
 // then covers only those); --before adds an earlier run's figure to each goal. AGENTWIRE_DIST=<dir> measures
 // a build of src/ other than dist/ (e.g. `tsc -p tsconfig.build.json --outDir bench/.build/x`).
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { runMeta } from './lib/meta.mjs';
 import { renderReport } from './report.mjs';
 import { runAgentLoop } from './workloads/agent.mjs';
+import { runCliStartup } from './workloads/cli-startup.mjs';
 import { runChurn, runLarge, runScaling, runTools } from './workloads/isolated.mjs';
 import { runResultBudget } from './workloads/result-budget.mjs';
 import { runRoundtrip } from './workloads/roundtrip.mjs';
@@ -93,6 +94,10 @@ if (wanted(6)) {
 if (wanted(7)) {
   log('workload 7: tool result budget');
   w.budget = await runResultBudget();
+}
+if (wanted(8)) {
+  log('workload 8: CLI start-up, --help against tools');
+  w.startup = await runCliStartup({ runs: quick ? 3 : 20 });
 }
 results.meta.loadAtEnd = (await import('node:os')).loadavg().map((l) => Math.round(l * 100) / 100);
 

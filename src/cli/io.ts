@@ -40,3 +40,8 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 export function singleLine(message: string): string {
   return message.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 }
+
+/** Indented JSON, newline-terminated (the `--json` output of every command). */
+export function toJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}

@@ -15,7 +15,6 @@ import type { CommandContext } from './context.js';
 import { configureHelp } from './help-text.js';
 import { type CliIo, ExitCode, type ExitCodeValue } from './io.js';
 import { ReportedFailure } from './reported-failure.js';
-import { describeRunFailure } from './run-failure.js';
 
 /**
  * Runs the CLI on `argv` (the arguments after the program name, e.g. `['tools', '--stdio', 'node s.js']`).
@@ -46,6 +45,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     // Commander has already printed its own message (or the help / version) through `io`.
     if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     if (error instanceof ReportedFailure) return error.exitCode;
+    const { describeRunFailure } = await import('./run-failure.js');
     const failure = describeRunFailure(error);
     io.stderr(failure.text);
     return failure.exitCode;

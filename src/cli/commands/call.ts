@@ -1,19 +1,9 @@
 /** `agentwire call <tool> [key=value… | json | -]`: calls one tool of a server and prints its result. */
 import type { Command } from 'commander';
-import {
-  type CallToolResult,
-  type MCPClient,
-  type MCPToolDefinition,
-  renderCallToolResult,
-  renderCallToolResultText,
-} from '../../mcp/index.js';
-import { commandTarget, exposedTools } from '../config-targets.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../io.js';
-import { addServerOptions, type ServerOptionValues, type ServerTarget } from '../server-options.js';
+import { addServerOptions, type ServerOptionValues } from '../server-flags.js';
 import { parseToolArgs, readStdin, stdinArgs, typedArgs } from '../tool-args.js';
-import { UsageError } from '../usage-error.js';
-import { withServer } from '../with-servers.js';
 
 interface CallOptions extends ServerOptionValues {
   json?: boolean;
@@ -39,6 +29,11 @@ export function registerCallCommand(program: Command, context: CommandContext): 
   addServerOptions(command).action(async (tool: string, words: string[], options: CallOptions) => {
     // Checked before anything is started, so a typo costs no server start.
     const args = parseToolArgs(words);
+    // Loaded when the command runs, not when it is registered: `--help` needs none of it.
+    const { commandTarget } = await import('../config-targets.js');
+    const { withServer } = await import('../with-servers.js');
+    const { renderCallToolResultText } = await import('../../mcp/index.js');
+    const { renderForTerminal, requireTool } = await import('../call-result.js');
     const target = await commandTarget(options);
     const given = args.kind === 'stdin' ? stdinArgs(await readStdin(context.io)) : undefined;
     const timeout = target.timeout === undefined ? {} : { timeoutMs: target.timeout };
@@ -61,25 +56,4 @@ export function registerCallCommand(program: Command, context: CommandContext): 
     }
     if (!options.json) context.io.stdout(renderForTerminal(result));
   });
-}
-
-function requireTool(client: MCPClient, target: ServerTarget, name: string): MCPToolDefinition {
-  const tools = exposedTools(client, target);
-  const found = tools.find((tool) => tool.name === name);
-  if (found) return found.definition;
-  const available =
-    tools.length === 0 ? 'it has no tools' : `available: ${tools.map((t) => t.name).join(', ')}`;
-  // A tool the config filters out is refused by name, so the user looks at the file, not the server.
-  const hidden = client.getTools().some((tool) => tool.name === name);
-  const problem = hidden
-    ? `tool "${name}" of server "${client.name}" is left out by its allowTools/blockTools in the config`
-    : `server "${client.name}" has no tool "${name}"`;
-  throw new UsageError(`${problem} (${available})`);
-}
-
-/** The rendered result, newline-terminated; an object (structured content) as indented JSON. */
-export function renderForTerminal(result: CallToolResult): string {
-  const value = renderCallToolResult(result);
-  const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
-  return text.endsWith('\n') ? text : `${text}\n`;
 }

@@ -5,13 +5,12 @@
  */
 import type { Command } from 'commander';
 import type { MCPCompleteParams } from '../../mcp/index.js';
-import { commandTarget } from '../config-targets.js';
+import { serverWork } from '../command-runtime.js';
 import type { CommandContext } from '../context.js';
-import { addServerOptions, type ServerOptionValues } from '../server-options.js';
+import { toJson } from '../io.js';
+import { addServerOptions, type ServerOptionValues } from '../server-flags.js';
 import { parsePairs } from '../tool-args.js';
 import { UsageError } from '../usage-error.js';
-import { requestOptions, withServer } from '../with-servers.js';
-import { toJson } from './resources.js';
 
 interface CompleteOptions extends ServerOptionValues {
   prompt?: string;
@@ -43,6 +42,7 @@ export function registerCompleteCommand(program: Command, context: CommandContex
     .option('--json', 'print the completion (values, total, hasMore) as JSON');
   addServerOptions(command).action(async (argument: string, value: string, options: CompleteOptions) => {
     const params = completeParams(argument, value, options);
+    const { commandTarget, withServer, requestOptions } = await serverWork();
     const target = await commandTarget(options);
     const completion = await withServer(target, context.io, (client) =>
       client.complete(params, requestOptions(target, context.io)),

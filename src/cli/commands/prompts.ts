@@ -3,13 +3,11 @@
  * Features > Prompts"), for people (default) or scripts (`--json`: the server's own objects).
  */
 import type { Command } from 'commander';
-import { commandTarget } from '../config-targets.js';
+import { serverWork } from '../command-runtime.js';
 import type { CommandContext } from '../context.js';
-import { formatPromptMessages, formatPrompts } from '../resource-output.js';
-import { addServerOptions, type ServerOptionValues } from '../server-options.js';
+import { toJson } from '../io.js';
+import { addServerOptions, type ServerOptionValues } from '../server-flags.js';
 import { parsePairs } from '../tool-args.js';
-import { requestOptions, withServer } from '../with-servers.js';
-import { toJson } from './resources.js';
 
 interface PromptsOptions extends ServerOptionValues {
   json?: boolean;
@@ -29,6 +27,8 @@ export function registerPromptsCommand(program: Command, context: CommandContext
     .description('list the prompts and their arguments (prompts/list)')
     .option('--json', 'print them as JSON');
   addServerOptions(list).action(async (options: PromptsOptions) => {
+    const { commandTarget, withServer, requestOptions } = await serverWork();
+    const { formatPrompts } = await import('../resource-output.js');
     const target = await commandTarget(options);
     const items = await withServer(target, context.io, (client) =>
       client.listPrompts(requestOptions(target, context.io)),
@@ -44,6 +44,8 @@ export function registerPromptsCommand(program: Command, context: CommandContext
     .option('--json', 'print the prompts/get result as JSON');
   addServerOptions(get).action(async (name: string, words: string[], options: PromptsOptions) => {
     const args = Object.fromEntries(parsePairs(words, 'the prompt arguments'));
+    const { commandTarget, withServer, requestOptions } = await serverWork();
+    const { formatPromptMessages } = await import('../resource-output.js');
     const target = await commandTarget(options);
     const result = await withServer(target, context.io, (client) =>
       client.getPrompt(name, args, requestOptions(target, context.io)),

@@ -3,11 +3,10 @@
  * Features > Resources"), for people (default) or scripts (`--json`: the server's own objects).
  */
 import type { Command } from 'commander';
-import { commandTarget } from '../config-targets.js';
+import { serverWork } from '../command-runtime.js';
 import type { CommandContext } from '../context.js';
-import { formatContents, formatResources, formatTemplates } from '../resource-output.js';
-import { addServerOptions, type ServerOptionValues } from '../server-options.js';
-import { requestOptions, withServer } from '../with-servers.js';
+import { toJson } from '../io.js';
+import { addServerOptions, type ServerOptionValues } from '../server-flags.js';
 
 interface ResourcesOptions extends ServerOptionValues {
   json?: boolean;
@@ -25,6 +24,8 @@ export function registerResourcesCommand(program: Command, context: CommandConte
 
   const list = json(resources.command('list').description('list the resources (resources/list)'), 'them');
   addServerOptions(list).action(async (options: ResourcesOptions) => {
+    const { commandTarget, withServer, requestOptions } = await serverWork();
+    const { formatResources } = await import('../resource-output.js');
     const target = await commandTarget(options);
     const items = await withServer(target, context.io, (client) =>
       client.listResources(requestOptions(target, context.io)),
@@ -37,6 +38,8 @@ export function registerResourcesCommand(program: Command, context: CommandConte
     'them',
   );
   addServerOptions(templates).action(async (options: ResourcesOptions) => {
+    const { commandTarget, withServer, requestOptions } = await serverWork();
+    const { formatTemplates } = await import('../resource-output.js');
     const target = await commandTarget(options);
     const items = await withServer(target, context.io, (client) =>
       client.listResourceTemplates(requestOptions(target, context.io)),
@@ -52,15 +55,12 @@ export function registerResourcesCommand(program: Command, context: CommandConte
     'the resources/read result',
   );
   addServerOptions(read).action(async (uri: string, options: ResourcesOptions) => {
+    const { commandTarget, withServer, requestOptions } = await serverWork();
+    const { formatContents } = await import('../resource-output.js');
     const target = await commandTarget(options);
     const result = await withServer(target, context.io, (client) =>
       client.readResource(uri, requestOptions(target, context.io)),
     );
     context.io.stdout(options.json ? toJson(result) : formatContents(result));
   });
-}
-
-/** Indented JSON, newline-terminated. */
-export function toJson(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
 }

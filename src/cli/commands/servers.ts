@@ -4,19 +4,16 @@
  */
 import type { Command } from 'commander';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../mcp/client/options.js';
-import {
-  loadServerConfig,
-  type MCPServerConfig,
-  type MCPServerConnectResult,
-  type MCPServerEntry,
-  type MCPServerStatus,
+import type {
+  MCPServerConfig,
+  MCPServerConnectResult,
+  MCPServerEntry,
+  MCPServerStatus,
 } from '../../mcp/index.js';
-import { configTarget } from '../config-targets.js';
 import type { CommandContext } from '../context.js';
 import { type CliIo, ExitCode, singleLine } from '../io.js';
-import { positiveInteger } from '../server-options.js';
+import { positiveInteger } from '../server-flags.js';
 import { formatServerRows, type ServerRow, transportKind } from '../server-status.js';
-import { withServers } from '../with-servers.js';
 
 interface ServersOptions {
   config: string;
@@ -50,6 +47,8 @@ export function registerServersCommand(program: Command, context: CommandContext
     // `servers` only connects, so `--timeout` is the same bound, kept for scripts written before the split.
     .option('--timeout <ms>', 'the same as --connect-timeout here', positiveInteger)
     .action(async (options: ServersOptions) => {
+      // Loaded when the command runs, not when it is registered: `--help` needs none of it.
+      const { loadServerConfig } = await import('../../mcp/index.js');
       const config = await loadServerConfig(options.config);
       const connectTimeout = options.connectTimeout ?? options.timeout;
       const enabled = await connectEach(config, connectTimeout, context.io);
@@ -88,7 +87,13 @@ function failureSummary(failed: number, invalid: number, valid: number): string 
  * `timeout` (ms). Every server is disconnected before this returns.
  * @throws MCPCallError kind `aborted` when the signal fires before or while connecting.
  */
-function connectEach(config: MCPServerConfig, timeout: number | undefined, io: CliIo): Promise<ServerRow[]> {
+async function connectEach(
+  config: MCPServerConfig,
+  timeout: number | undefined,
+  io: CliIo,
+): Promise<ServerRow[]> {
+  const { configTarget } = await import('../config-targets.js');
+  const { withServers } = await import('../with-servers.js');
   // Only the valid entries: the invalid ones have nothing to connect, and their rows come from the config.
   const bound = timeout === undefined ? {} : { connectTimeout: timeout };
   const targets = config.servers.map((entry) => configTarget(entry, bound));
