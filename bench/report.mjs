@@ -170,6 +170,13 @@ function goalRows(w) {
       null,
     );
   }
+  if (w.startup && !w.startup.error) {
+    add(
+      '`agentwire --help` starts in well under the time `agentwire tools` needs (under half)',
+      `${w.startup.helpMs} ms against ${w.startup.toolsMs} ms (${w.startup.ratio}×)`,
+      w.startup.ratio < 0.5,
+    );
+  }
   return rows;
 }
 
@@ -371,6 +378,17 @@ function sections(w) {
           `| a search for "read a file" (5 tools loaded), then the answer: 2 turns | ${bytes(t.searchBytes)}, then ${bytes(t.loadedBytes)} | ${ms(t.searchRunMs)} |\n`,
       );
     }
+  }
+  if (w.startup) {
+    out.push('## 11. CLI start-up (the built CLI, a fresh process per run)\n');
+    if (w.startup.measuredAt)
+      out.push(`Measured ${w.startup.measuredAt} (\`${w.startup.command}\`, merged into this report).\n`);
+    out.push(
+      `| command | median wall time, start to exit (${w.startup.runs} runs) |\n|---|---|\n| \`agentwire --help\` | ${w.startup.helpMs} ms |\n| \`agentwire tools --stdio <fast fixture>\` | ${w.startup.toolsMs} ms |\n`,
+    );
+    out.push(
+      'Registering the commands loads no MCP, agent or provider code (each command loads it when it runs), so `--help` costs Node, commander and picocolors only; `tools` adds the MCP layer, a server spawn, the handshake and `tools/list`.\n',
+    );
   }
   return out.join('\n');
 }

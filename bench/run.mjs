@@ -2,7 +2,7 @@
 // The benchmark suite (issue 8): agentwire against the bare floor and its peers, same run, same machine,
 // same servers. `npm run bench` builds dist/ and runs everything; then bench/results.json and
 // bench/RESULTS.md are rewritten.
-//   node bench/run.mjs [--quick] [--only=1,2,3,4,5,6,7,8,9] [--no-write] [--before=<earlier results.json>]
+//   node bench/run.mjs [--quick] [--only=1,2,3,4,5,6,7,8,9,11] [--no-write] [--before=<earlier results.json>]
 // --quick uses small counts (to check the harness, not to quote); --only runs some workloads (the report
 // then covers only those; --only=9 alone rewrites only workload 9's section of RESULTS.md and its figures
 // go to bench/results-era2026.json, leaving the other workloads' run as it was); --before adds an earlier run's figure to each goal. AGENTWIRE_DIST=<dir> measures
@@ -16,6 +16,7 @@ import { runMeta } from './lib/meta.mjs';
 import { renderReport } from './report.mjs';
 import { renderEra2026, spliceEra2026 } from './report-era2026.mjs';
 import { runAgentLoop } from './workloads/agent.mjs';
+import { runCliStartup } from './workloads/cli-startup.mjs';
 import { runEra2026 } from './workloads/era2026.mjs';
 import { runChurn, runLarge, runScaling, runTools } from './workloads/isolated.mjs';
 import { runResultBudget } from './workloads/result-budget.mjs';
@@ -121,6 +122,10 @@ if (wanted(8)) {
 if (wanted(9)) {
   log('workload 9: MCP 2026-07-28 against the SDK v2 client in auto mode');
   w.era2026 = await runEra2026(COUNTS.era2026, log);
+}
+if (wanted(11)) {
+  log('workload 11: CLI start-up, --help against tools');
+  w.startup = await runCliStartup({ runs: quick ? 3 : 20 });
 }
 results.meta.loadAtEnd = (await import('node:os')).loadavg().map((l) => Math.round(l * 100) / 100);
 

@@ -71,6 +71,8 @@ export {
   type MCPClientLogEntry,
   type MCPClientOptions,
   type MCPClientState,
+  type MCPCompleteParams,
+  type MCPCompletion,
   MCPConfigError,
   type MCPConfigErrorDetails,
   type MCPConnectOptions,

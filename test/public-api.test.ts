@@ -59,6 +59,8 @@ describe('public API', () => {
         'MCPClientOptions',
         'MCPClientState',
         'MCPConnectOptions',
+        'MCPCompleteParams',
+        'MCPCompletion',
         'MCPReconnectOptions',
         'MCPRequestOptions',
         'MCPProtocolVersion',

@@ -5,6 +5,7 @@ import type { Tool } from '../core/tool.js';
 import { MCPClient, type MCPClientOptions } from '../mcp/index.js';
 import type { Message, Model } from '../providers/model.js';
 import type { ApproveHook } from './approval.js';
+import { DEFAULT_MAX_TURNS } from './defaults.js';
 import { AgentAbortError, AgentError } from './errors.js';
 import { EventChannel } from './event-channel.js';
 import type { AgentEvent, AgentResult } from './events.js';
@@ -17,8 +18,7 @@ import { DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES } from './system-prompt.js';
 import { type ToolNamePrefixPolicy, ToolRegistry, type ToolWarning } from './tool-registry.js';
 import { DEFAULT_TOOL_SEARCH_THRESHOLD, ToolSearchState } from './tool-search.js';
 
-/** Default {@link AgentOptions.maxTurns}. */
-export const DEFAULT_MAX_TURNS = 25;
+export { DEFAULT_MAX_TURNS } from './defaults.js';
 
 /** Options of `new Agent()`. */
 export interface AgentOptions {

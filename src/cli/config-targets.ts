@@ -23,6 +23,8 @@ import {
   type ServerTarget,
   serverTarget,
   serverTargets,
+  type TargetTimeouts,
+  targetTimeouts,
 } from './server-options.js';
 import { UsageError } from './usage-error.js';
 
@@ -56,11 +58,11 @@ export async function commandTarget(values: ServerOptionValues): Promise<ServerT
   const inputs = parseInputPairs(values.input ?? []);
   // Without --config, the name is looked up in the hosts' configurations (host-configs/).
   if (values.config === undefined)
-    return configTarget((await findHostEntry(names[0]!, { inputs })).entry, values.timeout);
+    return configTarget((await findHostEntry(names[0]!, { inputs })).entry, values);
   const config = await loadConfigFile(values.config, inputs, names.length > 0 ? names : undefined);
   const name = names[0];
   const entry = name === undefined ? onlyEntry(config) : getServerEntry(config, name);
-  return configTarget(entry, values.timeout);
+  return configTarget(entry, values);
 }
 
 /**
@@ -90,11 +92,11 @@ export async function commandTargets(values: ServerListOptionValues): Promise<Se
     const found = await findHostEntries(names, { inputs });
     throwSetupFailures(found.filter((result) => result instanceof MCPConfigError));
     const hostEntries = found.flatMap((result) => (result instanceof MCPConfigError ? [] : [result.entry]));
-    return [...direct, ...hostEntries.map((entry) => configTarget(entry, values.timeout))];
+    return [...direct, ...hostEntries.map((entry) => configTarget(entry, values))];
   }
   const config = await loadConfigFile(values.config, inputs, names.length > 0 ? names : undefined);
   const entries = names.length > 0 ? namedEntries(config, names) : allEntries(config);
-  return [...direct, ...entries.map((entry) => configTarget(entry, values.timeout))];
+  return [...direct, ...entries.map((entry) => configTarget(entry, values))];
 }
 
 /**
@@ -107,9 +109,9 @@ export function exposedTools(client: MCPClient, target: ServerTarget): MCPTool[]
   return client.getTools().filter((tool) => accepts(tool.name));
 }
 
-/** The target of a `--config` entry, with `--timeout` (ms) when given. */
-export function configTarget(entry: MCPServerEntry, timeout: number | undefined): ServerTarget {
-  return { kind: 'config', entry, ...(timeout === undefined ? {} : { timeout }) };
+/** The target of a `--config` entry, with `--timeout` / `--connect-timeout` (ms) when given. */
+export function configTarget(entry: MCPServerEntry, timeouts: TargetTimeouts): ServerTarget {
+  return { kind: 'config', entry, ...targetTimeouts(timeouts) };
 }
 
 /** The flags given that a configured server takes from its entry instead. */

@@ -7,13 +7,19 @@
 import { type MCPClient, MCPError } from '../mcp/index.js';
 import { type CliIo, singleLine } from './io.js';
 
-/** Prints `client`'s `error` events and warning-level `log` events as `warning:` lines on stderr. */
-export function reportDiagnostics(client: MCPClient, io: CliIo): void {
+/**
+ * Prints `client`'s `error` events and warning-level `log` events as `warning:` lines on stderr, until the
+ * returned function is called: once the command's outcome is known, what the teardown stirs up (a
+ * cancellation that can no longer be sent because the connection is being closed) is not news.
+ */
+export function reportDiagnostics(client: MCPClient, io: CliIo): () => void {
+  let active = true;
   const oneLine = (text: string) => {
     const line = singleLine(text);
     return line.length > 300 ? `${line.slice(0, 300)}…` : line;
   };
   client.on('error', (error) => {
+    if (!active) return;
     const message = oneLine(error.message);
     // agentwire's errors name their server (the `server` field says which); others get the name here.
     const named =
@@ -23,6 +29,9 @@ export function reportDiagnostics(client: MCPClient, io: CliIo): void {
     io.stderr(`warning: ${named}\n`);
   });
   client.on('log', (entry) => {
-    if (entry.level === 'warn') io.stderr(`warning: ${oneLine(entry.message)}\n`);
+    if (active && entry.level === 'warn') io.stderr(`warning: ${oneLine(entry.message)}\n`);
   });
+  return () => {
+    active = false;
+  };
 }

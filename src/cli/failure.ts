@@ -29,29 +29,30 @@ export function describeFailure(error: unknown): Failure {
   if (error instanceof MCPToolError)
     return { exitCode: ExitCode.toolError, text: `error: ${error.message}\n` };
   if (error instanceof MCPCallError) {
-    const tail = error.stderrTail ?? [];
-    const lines =
-      tail.length === 0 ? [] : ['server stderr (last lines):', ...tail.map((line) => `  ${line}`)];
+    // A server that exited (`connection_closed`) is quoted in the message already: its stderr, once.
+    const tail = error.kind === 'connection_closed' ? [] : (error.stderrTail ?? []);
     // -32042 (MCP spec 2025-11-25, "Elicitation > URL Elicitation Required Error") reaches here when no
     // terminal could ask for consent, or the user said no: say how to go on.
     const urlRequired = error.code === URL_ELICITATION_REQUIRED;
-    if (urlRequired)
-      lines.push('the server needs you to open that URL: open it in a browser, then run the command again');
+    const after = urlRequired
+      ? ['the server needs you to open that URL: open it in a browser, then run the command again']
+      : [];
     return {
       exitCode: error.kind === 'aborted' ? ExitCode.interrupted : ExitCode.connection,
       // A JSON-RPC error's `data` often says how to fix the call (`{"field":"x","hint":"use y"}`); a
       // -32042's data is the URL list the message already names.
-      text: [
-        `error: ${singleLine(error.message)}${urlRequired ? '' : errorDataSuffix(error)}`,
-        ...lines,
-        ...failureHints(error),
-      ]
-        .map((line) => `${line}\n`)
-        .join(''),
+      text:
+        `error: ${singleLine(error.message)}${urlRequired ? '' : errorDataSuffix(error)}\n` +
+        stderrLines(tail) +
+        [...after, ...failureHints(error)].map((line) => `${line}\n`).join(''),
     };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { exitCode: ExitCode.toolError, text: `error: unexpected failure: ${message}\n` };
 }
 
-/** Folds line breaks (an HTML error page quoted in an HTTP error, say) so the error stays one line. */
+/** `server stderr (last lines):` and the lines, indented; empty for no lines. */
+export function stderrLines(tail: readonly string[]): string {
+  if (tail.length === 0) return '';
+  return ['server stderr (last lines):', ...tail.map((line) => `  ${line}`)].map((l) => `${l}\n`).join('');
+}

@@ -9,6 +9,13 @@ export interface CliIo {
   stdout(text: string): void;
   /** Errors and diagnostics, one clear line each. */
   stderr(text: string): void;
+  /**
+   * Reads the whole of standard input (for `-` in place of the tool arguments). Absent: there is none to
+   * read, and `-` is a usage error.
+   */
+  stdin?(): Promise<string>;
+  /** Whether stdout is coloured (a terminal, see colors.ts); default no. stderr is coloured by the caller. */
+  colorStdout?: boolean;
   /** Aborts the work in flight (Ctrl-C in the real CLI): a pending call is cancelled and the server stopped. */
   signal?: AbortSignal;
   /**
@@ -37,4 +44,9 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 /** Folds line breaks (an HTML error page quoted in an HTTP error, say) so a message stays one line. */
 export function singleLine(message: string): string {
   return message.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}
+
+/** Indented JSON, newline-terminated (the `--json` output of every command). */
+export function toJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
 }

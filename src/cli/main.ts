@@ -8,7 +8,12 @@
  * SIGKILLs every server process group still running. Servers run in their own process groups, so a
  * terminal's Ctrl-C reaches only this process: these handlers are what stops them. The exit code is set, not
  * forced, on the normal path so that buffered output is flushed.
+ *
+ * When the reader of stdout goes away (`agentwire tools | head -1`), the command ends quietly with exit
+ * code 0, as `cat` and `grep` do: no EPIPE stack trace, the work in flight stopped, nothing more written.
  */
+import { text } from 'node:stream/consumers';
+import { colorWanted, paint, paintStderr } from './colors.js';
 import { ExitCode } from './io.js';
 import { runCli } from './program.js';
 import { confirmOnTerminal } from './url-consent.js';
@@ -20,10 +25,25 @@ const onSignal = (signal: NodeJS.Signals) => {
   interrupt.abort(new Error(`interrupted (${signal})`));
 };
 for (const signal of SIGNALS) process.on(signal, onSignal);
-process.exitCode = await runCli(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+let readerGone = false;
+const stderrColors = paint(colorWanted(process.stderr.isTTY, process.env));
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  readerGone = true;
+  if (!interrupt.signal.aborted) interrupt.abort(new Error('stdout was closed'));
+});
+const code = await runCli(process.argv.slice(2), {
+  stdout: (text) => {
+    if (!readerGone) process.stdout.write(text);
+  },
+  // What would follow (the interrupt the closed pipe caused) is not news to anyone.
+  stderr: (text) => {
+    if (!readerGone) process.stderr.write(paintStderr(text, stderrColors));
+  },
+  colorStdout: colorWanted(process.stdout.isTTY, process.env),
+  stdin: () => text(process.stdin),
   signal: interrupt.signal,
   ...(process.stdin.isTTY && process.stderr.isTTY && { confirm: confirmOnTerminal }),
 });
+process.exitCode = readerGone ? ExitCode.ok : code;
 for (const signal of SIGNALS) process.off(signal, onSignal);

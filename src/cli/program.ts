@@ -6,13 +6,17 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../core/version.js';
 import { registerAuthCommand } from './commands/auth.js';
 import { registerCallCommand } from './commands/call.js';
+import { registerCompleteCommand } from './commands/complete.js';
 import { registerConfigsCommand } from './commands/configs.js';
+import { registerPromptsCommand } from './commands/prompts.js';
+import { registerResourcesCommand } from './commands/resources.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerServersCommand } from './commands/servers.js';
 import { registerToolsCommand } from './commands/tools.js';
 import type { CommandContext } from './context.js';
+import { configureHelp } from './help-text.js';
 import { type CliIo, ExitCode, type ExitCodeValue } from './io.js';
-import { describeRunFailure } from './run-failure.js';
+import { ReportedFailure } from './reported-failure.js';
 
 /**
  * Runs the CLI on `argv` (the arguments after the program name, e.g. `['tools', '--stdio', 'node s.js']`).
@@ -35,12 +39,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   registerServersCommand(program, context);
   registerAuthCommand(program, context);
   registerConfigsCommand(program, context);
+  registerResourcesCommand(program, context);
+  registerPromptsCommand(program, context);
+  registerCompleteCommand(program, context);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
     // Commander has already printed its own message (or the help / version) through `io`.
     if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    if (error instanceof ReportedFailure) return error.exitCode;
+    const { describeRunFailure } = await import('./run-failure.js');
     const failure = describeRunFailure(error);
     io.stderr(failure.text);
     return failure.exitCode;
@@ -49,10 +58,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
 
 function createProgram(io: CliIo): Command {
   // Set before the commands are added: subcommands copy these settings when they are created.
-  return new Command('agentwire')
+  const program = new Command('agentwire')
     .description('Call the tools of any MCP server from the command line, or give them to an agent.')
     .version(VERSION)
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })
     .showHelpAfterError('(add --help for usage)');
+  return configureHelp(program);
 }

@@ -5,7 +5,6 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { InvalidArgumentError } from 'commander';
 import type { Tool } from '../core/tool.js';
 import { type Model, modelFromEnv } from '../providers/index.js';
 import { preloadSdk } from '../providers/sdk.js';
@@ -52,15 +51,6 @@ export function builtinTools(set: 'default' | undefined, root: string | undefine
   return defaultTools({ root: dir });
 }
 
-/** Commander parser for `--max-turns`: a whole number of at least 1. */
-export function turnCount(value: string): number {
-  const parsed = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed) || parsed <= 0) {
-    throw new InvalidArgumentError('Expected a whole number of turns, at least 1.');
-  }
-  return parsed;
-}
-
 function isDirectory(dir: string): boolean {
   try {
     return statSync(dir).isDirectory();
@@ -69,20 +59,4 @@ function isDirectory(dir: string): boolean {
   }
 }
 
-/** Commander parser for `--max-result-bytes`: a whole number of bytes, at least 1 000 (room for the cut notice). */
-export function resultBytes(value: string): number {
-  const parsed = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed) || parsed < 1_000) {
-    throw new InvalidArgumentError('Expected a whole number of bytes, at least 1000.');
-  }
-  return parsed;
-}
-
-/** Commander parser for the model timeouts: a whole number of milliseconds; `0` turns the bound off. */
-export function timeoutMs(value: string): number {
-  const parsed = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed)) {
-    throw new InvalidArgumentError('Expected a whole number of milliseconds (0 for none).');
-  }
-  return parsed;
-}
+export { resultBytes, timeoutMs, turnCount } from './run-flags.js';

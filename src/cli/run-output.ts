@@ -4,15 +4,18 @@
  * track and starts every tool, progress and result line on a fresh line.
  */
 import { type AgentEvent, renderEvent } from '../agent/index.js';
+import { type Paint, paint } from './colors.js';
 import type { CliIo } from './io.js';
 
 /** Writes a run's events to `io`: text and tool lines on stdout, warnings on stderr. */
 export class RunPrinter {
   readonly #io: CliIo;
+  readonly #colors: Paint;
   #atLineStart = true;
 
   constructor(io: CliIo) {
     this.#io = io;
+    this.#colors = paint(io.colorStdout === true);
   }
 
   /**
@@ -25,11 +28,27 @@ export class RunPrinter {
       return;
     }
     if (event.type === 'error' || event.type === 'turn_end') return;
-    const text = renderEvent(event);
+    const text = this.#painted(event, renderEvent(event));
     if (text === '') return;
     this.endLine();
     if (event.type === 'warning') this.#io.stderr(text);
     else this.#write(text);
+  }
+
+  /** The tool's name in `▸` and `✓` / `✗` lines coloured, and the mark (the rendering's own prefix). */
+  #painted(event: AgentEvent, text: string): string {
+    const colors = this.#colors;
+    if (!colors.enabled) return text;
+    if (event.type === 'tool_start') {
+      const prefix = `▸ ${event.modelName}`;
+      return `▸ ${colors.name(event.modelName)}${text.slice(prefix.length)}`;
+    }
+    if (event.type === 'tool_end') {
+      const mark = event.isError ? colors.fail('✗') : colors.ok('✓');
+      const prefix = `  ${event.isError ? '✗' : '✓'} ${event.modelName}`;
+      return `  ${mark} ${colors.name(event.modelName)}${text.slice(prefix.length)}`;
+    }
+    return text;
   }
 
   /** Ends a half-written line of model text (before the run's last word, or an error on stderr). */

@@ -1,12 +1,12 @@
 /**
  * How a command names its server: `--stdio "<command line>"` (with `--env K=V`, `--cwd DIR`),
  * `--url <url>` (with `--header "K: V"`, `--transport`), or `--config <file>` with `--server <name>`, plus
- * `--timeout <ms>`. Every command that talks to servers adds these options; {@link serverTarget} and
+ * `--connect-timeout <ms>` and `--timeout <ms>`. Every command that talks to servers adds these options; {@link serverTarget} and
  * {@link serverTargets} check the `--stdio` / `--url` ones, and `config-targets.ts` adds the `--config`
  * branch (which reads a file, hence async). `agentwire run` takes several servers at once:
  * `addServerOptions(command, { repeatable: true })`.
  */
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { statSync } from 'node:fs';
 import { parse as parseShell } from 'shell-quote';
 import { parseServerUrl } from '../mcp/config/server-spec.js';
 import {
@@ -18,111 +18,48 @@ import {
   MCPServerUrlError,
   type MCPStdioServer,
 } from '../mcp/index.js';
-import { DEFAULT_CALL_TIMEOUT_MS } from '../mcp/session/call-options.js';
 import { storedLogin } from './auth/stored-login.js';
+import type { ServerListOptionValues, ServerOptionValues } from './server-flags.js';
 import { UsageError } from './usage-error.js';
 
-/** The raw option values as commander collects them. */
-export interface ServerOptionValues {
-  stdio?: string;
-  env: string[];
-  cwd?: string;
-  url?: string;
-  header: string[];
-  transport?: NonNullable<MCPHttpServer['transport']>;
-  timeout?: number;
-  /** `--config <file>`: a Claude Desktop / Cursor / VS Code server configuration file. */
-  config?: string;
-  /** `--server <name>` (repeatable): entries of the `--config` file, or of the hosts' configs without it. */
-  server?: string[];
-  /** `--input ID=value` (repeatable): values of the config's `${input:ID}` references. */
-  input?: string[];
-}
+export {
+  addServerOptions,
+  positiveInteger,
+  type ServerListOptionValues,
+  type ServerOptionValues,
+} from './server-flags.js';
 
-/** The option values of a command that takes several servers (`--stdio` and `--url` repeatable). */
-export interface ServerListOptionValues extends Omit<ServerOptionValues, 'stdio' | 'url'> {
-  stdio: string[];
-  url: string[];
+/** The time bounds given on the command line, in ms; absent means the client's defaults. */
+export interface TargetTimeouts {
+  /** Each request: a tool call, a resource read, a prompt, a completion (`--timeout`). */
+  timeout?: number;
+  /** Connecting: the handshake and the tool list (`--connect-timeout`). */
+  connectTimeout?: number;
 }
 
 /** A server to connect to, checked and ready for `MCPClient`. */
-export type ServerTarget =
-  | { kind: 'stdio'; server: MCPStdioServer; timeout?: number }
-  | {
-      kind: 'url';
-      url: URL;
-      headers: Record<string, string>;
-      transport: NonNullable<MCPHttpServer['transport']>;
-      timeout?: number;
-    }
-  | {
-      kind: 'config';
-      /** The entry, interpolated, with its `allowTools` / `blockTools`; its name names the client. */
-      entry: MCPServerEntry;
-      timeout?: number;
-    };
+export type ServerTarget = TargetTimeouts &
+  (
+    | { kind: 'stdio'; server: MCPStdioServer }
+    | {
+        kind: 'url';
+        url: URL;
+        headers: Record<string, string>;
+        transport: NonNullable<MCPHttpServer['transport']>;
+      }
+    | {
+        kind: 'config';
+        /** The entry, interpolated, with its `allowTools` / `blockTools`; its name names the client. */
+        entry: MCPServerEntry;
+      }
+  );
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
-/** Commander parser for `--timeout`: a positive whole number of milliseconds. */
-export function positiveInteger(value: string): number {
-  const parsed = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed) || parsed <= 0) {
-    throw new InvalidArgumentError('Expected a positive whole number of milliseconds.');
-  }
-  return parsed;
-}
-
-/**
- * Adds the server options to `command` (call before `.action`). With `repeatable`, `--stdio` and `--url`
- * may be given several times and collect into arrays ({@link ServerListOptionValues}); `--env` and `--cwd`
- * then apply to every `--stdio` server. `--server` always collects into an array (absent when not given): a
- * single-server command refuses more than one, with a message rather than silently keeping the last.
- */
-export function addServerOptions(command: Command, options: { repeatable?: boolean } = {}): Command {
-  const many = options.repeatable === true;
-  const serverOption = (flags: string, description: string) =>
-    many
-      ? new Option(flags, `${description} (repeatable)`).argParser(collect).default([])
-      : new Option(flags, description);
-  return command
-    .addOption(
-      serverOption(
-        '--stdio <command-line>',
-        'start a local server: its command line, split like a shell (no expansion)',
-      ),
-    )
-    .option('--env <KEY=VALUE>', 'environment variable for the --stdio server (repeatable)', collect, [])
-    .option('--cwd <dir>', 'working directory of the --stdio server')
-    .addOption(serverOption('--url <url>', 'connect to a remote server over Streamable HTTP'))
-    .option('--header <"Name: value">', 'HTTP header for the --url server (repeatable)', collect, [])
-    .addOption(
-      new Option('--transport <mode>', 'HTTP transport for --url')
-        .choices(['auto', 'streamable-http', 'sse'])
-        .default('auto'),
-    )
-    .option('--config <file>', 'server configuration file (mcpServers / VS Code servers JSON)')
-    .option(
-      '--input <ID=value>',
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's reference syntax, not a JS placeholder.
-      'value of a ${input:ID} in the config (repeatable; asked for on a terminal)',
-      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
-    )
-    .option(
-      '--server <name>',
-      many
-        ? 'an entry of the --config file (repeatable; default: every enabled one)'
-        : 'the entry of the --config file (default: its only enabled one)',
-      // No default array: commander would print "(default: [])" after the real default above.
-      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
-    )
-    .option(
-      '--timeout <ms>',
-      `bound on connecting and on each request, in ms (default ${DEFAULT_CALL_TIMEOUT_MS})`,
-      positiveInteger,
-    );
+/** The `--timeout` / `--connect-timeout` values given, for a target. */
+export function targetTimeouts(values: TargetTimeouts): TargetTimeouts {
+  return {
+    ...(values.timeout === undefined ? {} : { timeout: values.timeout }),
+    ...(values.connectTimeout === undefined ? {} : { connectTimeout: values.connectTimeout }),
+  };
 }
 
 /**
@@ -134,7 +71,7 @@ export function serverTarget(values: ServerOptionValues): ServerTarget {
   if (values.stdio !== undefined && values.url !== undefined) {
     throw new UsageError('give either --stdio or --url, not both');
   }
-  const timeout = values.timeout === undefined ? {} : { timeout: values.timeout };
+  const timeout = targetTimeouts(values);
   if (values.stdio !== undefined) {
     if (values.header.length > 0) throw new UsageError('--header applies to --url servers only');
     return { kind: 'stdio', server: stdioServer(values.stdio, values.env, values.cwd), ...timeout };
@@ -180,8 +117,14 @@ export function serverTargets(values: ServerListOptionValues): ServerTarget[] {
   ];
 }
 
-/** Client options a command adds to every server it starts (`run`: answering sampling with its model). */
-export type ClientExtras = Pick<MCPClientOptions, 'onSampling' | 'onUrlElicitation'>;
+/**
+ * Client options a command adds to every server it starts (`run`: answering sampling with its model; on a
+ * terminal: the URL-elicitation consent), and `stderr`, which receives each line a stdio server writes to
+ * its stderr (HTTP servers have none).
+ */
+export type ClientExtras = Pick<MCPClientOptions, 'onSampling' | 'onUrlElicitation'> & {
+  stderr?: (line: string) => void;
+};
 
 /**
  * An `MCPClient` for the target; nothing is started until `connect()`. A `config` target's client is
@@ -191,31 +134,25 @@ export type ClientExtras = Pick<MCPClientOptions, 'onSampling' | 'onUrlElicitati
  * @param handlers answers to server requests: sampling with the run's model, the URL-elicitation consent
  *   (url-consent.ts).
  */
-export function createClient(target: ServerTarget, name?: string, handlers: ClientExtras = {}): MCPClient {
-  const timeout = target.timeout === undefined ? {} : { connectTimeoutMs: target.timeout };
+export function createClient(target: ServerTarget, name?: string, extra: ClientExtras = {}): MCPClient {
+  const { stderr, ...handlers } = extra;
+  const connect = target.connectTimeout;
+  const timeout = connect === undefined ? {} : { connectTimeoutMs: connect };
   // A configured server is always named after its entry: that is the name the user wrote and sees.
   if (target.kind === 'config') {
     const { entry } = target;
     // An HTTP server logged in to with `agentwire auth login` uses the stored tokens.
     const auth =
       entry.kind === 'http' ? storedLogin(new URL(entry.url), entry.name, entry.options.headers) : {};
-    return createConfigClient(entry, { ...handlers, ...timeout, ...auth });
+    return createConfigClient(entry, { ...handlers, ...timeout, ...auth, ...(stderr && { stderr }) });
   }
   const options = { ...handlers, ...timeout, ...(name === undefined ? {} : { name }) };
-  if (target.kind === 'stdio') return MCPClient.fromStdio(target.server, options);
-  const client = MCPClient.fromUrl(target.url, {
-    ...options,
-    headers: target.headers,
-    transport: target.transport,
-  });
-  const auth = storedLogin(target.url, client.name, target.headers);
-  if (auth.authProvider === undefined) return client;
-  return MCPClient.fromUrl(target.url, {
-    ...options,
-    headers: target.headers,
-    transport: target.transport,
-    ...auth,
-  });
+  if (target.kind === 'stdio') {
+    return MCPClient.fromStdio(stderr ? { ...target.server, stderr } : target.server, options);
+  }
+  const http = { ...options, headers: target.headers, transport: target.transport };
+  const auth = storedLogin(target.url, MCPClient.fromUrl(target.url, http).name, target.headers);
+  return MCPClient.fromUrl(target.url, { ...http, ...auth });
 }
 
 function stdioServer(commandLine: string, env: string[], cwd: string | undefined): MCPStdioServer {
@@ -225,7 +162,11 @@ function stdioServer(commandLine: string, env: string[], cwd: string | undefined
     throw new UsageError('--stdio needs a command line, e.g. --stdio "node server.js"');
   const server: MCPStdioServer = { command, args };
   if (env.length > 0) server.env = parseEnv(env);
-  if (cwd !== undefined) server.cwd = cwd;
+  if (cwd !== undefined) {
+    // Refused here, as a usage error, rather than as the server failing to start.
+    if (!isDirectory(cwd)) throw new UsageError(`--cwd: "${cwd}" is not a directory`);
+    server.cwd = cwd;
+  }
   return server;
 }
 
@@ -234,6 +175,11 @@ function stdioServer(commandLine: string, env: string[], cwd: string | undefined
  * or globs are refused rather than silently passed on as words the user did not mean.
  */
 function splitCommandLine(commandLine: string): string[] {
+  // shell-quote drops an unmatched quote silently, running a command the user did not type.
+  const open = unterminatedQuote(commandLine);
+  if (open !== undefined) {
+    throw new UsageError(`--stdio: the command line has an unterminated ${open} quote`);
+  }
   const entries = parseShell(commandLine, (name) => `$${name}`);
   return entries.map((entry) => {
     if (typeof entry === 'string') return entry;
@@ -244,6 +190,32 @@ function splitCommandLine(commandLine: string): string[] {
       `--stdio: shell operator "${entry.op}" is not supported; the command runs without a shell`,
     );
   });
+}
+
+/** The quote character left open at the end of `line`, read as a POSIX shell does; none when all close. */
+export function unterminatedQuote(line: string): "'" | '"' | undefined {
+  let open: "'" | '"' | undefined;
+  for (let i = 0; i < line.length; i += 1) {
+    const char = line[i];
+    if (open === "'") {
+      if (char === "'") open = undefined;
+    } else if (char === '\\') {
+      i += 1; // escapes the next character, outside quotes and inside double quotes alike
+    } else if (open === '"') {
+      if (char === '"') open = undefined;
+    } else if (char === "'" || char === '"') {
+      open = char;
+    }
+  }
+  return open;
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function parseEnv(pairs: string[]): Record<string, string> {
@@ -276,6 +248,9 @@ function parseHeaders(lines: string[]): Record<string, string> {
  *   one with credentials (its message is the client's own).
  */
 function parseUrl(text: string): URL {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text.trim())) {
+    throw new UsageError('--url has no scheme: write http://… or https://… (e.g. http://localhost:3001/mcp)');
+  }
   try {
     return parseServerUrl(text);
   } catch (error) {

@@ -7,19 +7,24 @@
  */
 import { isRecord } from '../core/json.js';
 import type { MCPToolDefinition } from '../mcp/index.js';
+import { type Paint, PLAIN } from './colors.js';
 
 /** Longest description kept on a line, in characters; longer ones end at a sentence or with `…`. */
 export const DESCRIPTION_WIDTH = 100;
 
-/** The text of `agentwire tools`, newline-terminated; `(no tools)` for a server without tools. */
-export function formatToolList(tools: readonly MCPToolDefinition[]): string {
+/**
+ * The text of `agentwire tools`, newline-terminated; `(no tools)` for a server without tools.
+ * @param colors paints each tool's name (default: no colour).
+ */
+export function formatToolList(tools: readonly MCPToolDefinition[], colors: Paint = PLAIN): string {
   if (tools.length === 0) return '(no tools)\n';
-  return tools.map(formatTool).join('');
+  return tools.map((tool) => formatTool(tool, colors)).join('');
 }
 
-function formatTool(tool: MCPToolDefinition): string {
+function formatTool(tool: MCPToolDefinition, colors: Paint): string {
   const description = oneLine(tool.description ?? '');
-  const lines = [description === '' ? tool.name : `${tool.name}: ${description}`];
+  const name = colors.name(tool.name);
+  const lines = [description === '' ? name : `${name}: ${description}`];
   const properties = isRecord(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
   const required = new Set(Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required : []);
   for (const [name, schema] of Object.entries(properties)) {

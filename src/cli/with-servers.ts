@@ -6,14 +6,20 @@
 import {
   MCPCallError,
   type MCPClient,
+  type MCPRequestOptions,
   type MCPServerConnectResult,
   MCPServers,
   type MCPToolFilter,
 } from '../mcp/index.js';
 import { reportDiagnostics } from './diagnostics.js';
+import { stderrLines } from './failure.js';
+import { explainedLine, spawnHint } from './failure-explanations.js';
 import type { CliIo } from './io.js';
+import { ReportedFailure } from './reported-failure.js';
+import { describeRunFailure } from './run-failure.js';
 import { throwSetupFailures } from './run-setup-error.js';
 import { type ClientExtras, createClient, type ServerTarget } from './server-options.js';
+import { StderrTails } from './stderr-tail.js';
 import { urlElicitationHandler } from './url-consent.js';
 
 /**
@@ -27,6 +33,7 @@ export function createClients(
   targets: readonly ServerTarget[],
   extra: ClientExtras = {},
   io?: CliIo,
+  tails?: StderrTails,
 ): MCPClient[] {
   const taken = new Set(targets.flatMap((target) => (target.kind === 'config' ? [target.entry.name] : [])));
   // URL elicitation is declared only where the user can be asked (a terminal); elsewhere a server that
@@ -35,12 +42,15 @@ export function createClients(
     ? { ...extra, onUrlElicitation: urlElicitationHandler(io) }
     : extra;
   return targets.map((target) => {
-    let client = createClient(target, undefined, handlers);
+    const tail = tails?.collector();
+    const options = tail ? { ...handlers, stderr: tail.stderr } : handlers;
+    let client = createClient(target, undefined, options);
     if (target.kind !== 'config') {
       const base = client.name;
-      for (let n = 2; taken.has(client.name); n += 1) client = createClient(target, `${base}-${n}`, handlers);
+      for (let n = 2; taken.has(client.name); n += 1) client = createClient(target, `${base}-${n}`, options);
       taken.add(client.name);
     }
+    tail?.name(client.name);
     // `--timeout` bounds each request, as for `agentwire call`: here, every tool call the model makes.
     if (target.timeout !== undefined) client.setCallOptions({ timeoutMs: target.timeout });
     return client;
@@ -59,6 +69,11 @@ export interface WithServersOptions {
   diagnostics?: boolean;
   /** Options every client gets (`run`: `onSampling` answered with the run's model). Default none. */
   clientOptions?: ClientExtras;
+  /**
+   * Turns what the command throws into the error reported (`run`: an interrupt into the agent's abort),
+   * and does what must come before the report (`run`: end a half-written line of model text).
+   */
+  mapError?: (error: unknown) => unknown;
 }
 
 /**
@@ -71,8 +86,12 @@ export interface WithServersOptions {
  * `blockTools` filter what `servers.getTools()` offers.
  *
  * @param work receives the servers, in the targets' order, and each one's connect result.
- * @throws MCPCallError kind `aborted` (`interrupted before connecting` / `interrupted while connecting`,
- *   `cause` the signal's reason) when `io.signal` fires before or while connecting; the failures as
+ * A failure is printed on `io.stderr` the moment it is thrown (with, for a stdio server that timed out while
+ * connecting, the last lines of its stderr), before the servers are disconnected; background warnings stop then too.
+ *
+ * @throws ReportedFailure (already printed, with the exit code; `cause` the error) for an `aborted`
+ *   `MCPCallError` (`interrupted before connecting` / `interrupted while connecting`) when `io.signal` fires
+ *   before or while connecting (nothing is started when it fired before); the failures as
  *   {@link WithServersOptions.failures} says; or what `work` throws.
  */
 export async function withServers<T>(
@@ -82,15 +101,18 @@ export async function withServers<T>(
   options: WithServersOptions = {},
 ): Promise<T> {
   const { signal } = io;
-  if (signal?.aborted) {
-    throw new MCPCallError('aborted', 'interrupted before connecting', { cause: signal.reason });
-  }
   const servers = new MCPServers();
-  for (const [index, client] of createClients(targets, options.clientOptions, io).entries()) {
-    if (options.diagnostics !== false) reportDiagnostics(client, io);
+  const tails = new StderrTails();
+  const quiet: (() => void)[] = [];
+  for (const [index, client] of createClients(targets, options.clientOptions, io, tails).entries()) {
+    if (options.diagnostics !== false) quiet.push(reportDiagnostics(client, io));
     servers.add(client, filterOf(targets[index]!));
   }
+  let connecting = true;
   try {
+    if (signal?.aborted) {
+      throw new MCPCallError('aborted', 'interrupted before connecting', { cause: signal.reason });
+    }
     const results = await servers.connectAll(signal ? { signal } : {});
     if (signal?.aborted) {
       throw new MCPCallError('aborted', 'interrupted while connecting', { cause: signal.reason });
@@ -98,10 +120,31 @@ export async function withServers<T>(
     if (options.failures !== 'report') {
       throwSetupFailures(results.flatMap((result) => (result.ok ? [] : [result.error])));
     }
+    connecting = false;
     return await work(servers, results);
+  } catch (thrown) {
+    // Reported now, before the servers are stopped (seconds, for one that ignores SIGTERM).
+    const error = options.mapError ? options.mapError(thrown) : thrown;
+    const failure = describeRunFailure(error);
+    const text = explainedLine(error) ?? failure.text;
+    io.stderr(text + spawnHint(error, targets) + (connecting ? stderrBlock(error, tails) : ''));
+    throw new ReportedFailure(failure.exitCode, error);
   } finally {
+    for (const stop of quiet) stop();
     await servers.disconnectAll();
   }
+}
+
+/**
+ * The lines a stdio server wrote to stderr before connecting to it timed out: the error itself carries no
+ * stderr (the server did not exit), and they are often why it never answered (a prompt for input, a
+ * banner on the wrong stream). A tool call that outlives `--timeout` is not explained by them.
+ */
+function stderrBlock(error: unknown, tails: StderrTails): string {
+  if (!(error instanceof MCPCallError) || error.kind !== 'timeout') return '';
+  if (error.stderrTail !== undefined && error.stderrTail.length > 0) return '';
+  const tail = tails.of(error.server);
+  return tail.length === 0 ? '' : stderrLines(tail);
 }
 
 /**
@@ -118,4 +161,15 @@ export function withServer<T>(
 
 function filterOf(target: ServerTarget): MCPToolFilter {
   return target.kind === 'config' ? target.entry : {};
+}
+
+/**
+ * The options of one request other than a tool call (`resources/read`, `prompts/get`, …): bounded by
+ * `--timeout` when given (else the client's connect timeout), cancelled by `io.signal`.
+ */
+export function requestOptions(target: ServerTarget, io: CliIo): MCPRequestOptions {
+  return {
+    ...(target.timeout === undefined ? {} : { timeoutMs: target.timeout }),
+    ...(io.signal && { signal: io.signal }),
+  };
 }

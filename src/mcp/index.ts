@@ -11,6 +11,7 @@ export {
 export { MCPTool } from './adapter/mcp-tool.js';
 export type { MCPFormatResultContext } from './adapter/present-result.js';
 export { MCPClient } from './client/client.js';
+export type { MCPCompleteParams, MCPCompletion } from './client/completion.js';
 export type { MCPConnectOptions } from './client/connect-attempt.js';
 export { createClient, type MCPCreateClientOptions } from './client/create-client.js';
 export { MCPClientEvent, type MCPClientEvents, type MCPClientLogEntry } from './client/events.js';

@@ -11,7 +11,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authorizeInBrowser, type BrowserResult } from '../fixtures/oidc-browser.js';
 import { MCP_SCOPE, type OidcMcp, startOidcMcp } from '../fixtures/oidc-mcp.js';
 import { tempDir } from '../helpers.js';
-import { type BuiltRun, ensureBuilt, runBuilt } from './built-cli.js';
+import { type BuiltRun, ensureBuilt, runBuilt } from './built-cli-env.js';
 
 let fixture: OidcMcp | undefined;
 let home: ReturnType<typeof tempDir> | undefined;

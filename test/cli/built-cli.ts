@@ -1,54 +1,76 @@
-/**
- * Runs the built `agentwire` (dist/cli/main.js) as a child process with its own environment, for the tests
- * that need a real process: the OAuth login's loopback listener and browser step, the host configs of a fake
- * home directory.
- */
-import { execFileSync, spawn } from 'node:child_process';
+/** Runs the built `agentwire` executable (dist/cli/main.js) as a child process; shared by the CLI tests. */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../helpers.js';
 
 export const MAIN = path.join(ROOT, 'dist', 'cli', 'main.js');
 
-/** Builds the CLI when a bare `vitest run` finds no build (`npm test` builds first). */
+/** Builds dist/ when a bare `vitest run` comes before any `npm run build`. */
 export function ensureBuilt(): void {
   if (!existsSync(MAIN)) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT });
 }
 
-/** What a run printed and exited with. */
-export interface BuiltRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
+/** A running `agentwire`, its output collected as it comes. */
+export interface RunningCli {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code once the process has exited and its output streams have closed. */
+  exited: Promise<number | null>;
+  /** Resolves once stderr holds `text`, with what `check` returns at that moment. */
+  onStderr<T>(text: string, check: () => T): Promise<T>;
 }
 
-/** Options of {@link runBuilt}. */
-export interface BuiltRunOptions {
-  /** The whole environment of the child (nothing is inherited but what is given). */
-  env: Record<string, string>;
-  cwd?: string;
-  /** Called with all of stderr so far, each time more arrives. */
-  onStderr?: (stderr: string) => void;
-}
-
-/** Runs `agentwire <args>` to its end. stdin is closed (not a terminal). */
-export function runBuilt(args: readonly string[], options: BuiltRunOptions): Promise<BuiltRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], {
-      env: options.env,
-      cwd: options.cwd ?? ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      options.onStderr?.(stderr);
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+/** Starts `agentwire <args>`; `input` is written to its stdin, which is then closed. */
+export function startCli(
+  args: string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv } = {},
+): RunningCli {
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: options.env ?? plainEnv(),
   });
+  let stdout = '';
+  let stderr = '';
+  const watchers: { text: string; fire: () => void }[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    for (const watcher of watchers.splice(0)) {
+      if (stderr.includes(watcher.text)) watcher.fire();
+      else watchers.push(watcher);
+    }
+  });
+  child.stdin?.end(options.input ?? '');
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    onStderr: (text, check) =>
+      new Promise((resolve) => {
+        if (stderr.includes(text)) resolve(check());
+        else watchers.push({ text, fire: () => resolve(check()) });
+      }),
+  };
+}
+
+/** Runs `agentwire <args>` to the end. */
+export async function runBuilt(
+  args: string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = startCli(args, options);
+  const code = await run.exited;
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
+}
+
+/** The test's environment without colour settings: output is plain, as when piped. */
+export function plainEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const { FORCE_COLOR: _force, NO_COLOR: _no, ...env } = process.env;
+  return { ...env, ...extra };
 }

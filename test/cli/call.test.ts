@@ -70,7 +70,7 @@ describe('agentwire call against server-everything over stdio', () => {
     const args = '{"duration":10,"steps":2}';
     const run = await cli([
       'call',
-      // --timeout bounds connecting too: 3 s leaves a loaded machine room to start the server.
+      // --timeout bounds the call only; connecting has its own --connect-timeout (default 60 s).
       '--timeout',
       '3000',
       '--stdio',
@@ -132,7 +132,7 @@ describe('agentwire call usage errors (exit 2, nothing started)', () => {
     ],
     [
       ['call', '--url', 'localhost:3001', 'echo'],
-      'error: --url must be an http: or https: URL, got "localhost:"\n',
+      'error: --url has no scheme: write http://… or https://… (e.g. http://localhost:3001/mcp)\n',
     ],
     [
       ['call', '--url', 'http://localhost/mcp', '--env', 'A=1', 'echo'],
@@ -182,7 +182,7 @@ describe('agentwire call connection failures (exit 3)', () => {
     });
   });
 
-  it("prints the server's stderr tail when it dies during the handshake, but never an --env value", async () => {
+  it("quotes the server's stderr once when it dies during the handshake, but never an --env value", async () => {
     const script = path.resolve('test/cli/fixtures/exit-with-stderr.mjs');
     const stdio = `'${process.execPath}' '${script}'`;
     const run = await cli(['call', '--stdio', stdio, '--env', 'MY_API_KEY=hunter2-secret', 'echo']);
@@ -191,8 +191,7 @@ describe('agentwire call connection failures (exit 3)', () => {
       stdout: '',
       stderr:
         'error: MCP server "exit-with-stderr": initialize failed: server "exit-with-stderr" exited with code 4; ' +
-        'last stderr: starting up | fatal: MY_API_KEY is not set\n' +
-        'server stderr (last lines):\n  starting up\n  fatal: MY_API_KEY is not set\n',
+        'last stderr: starting up | fatal: MY_API_KEY is not set\n',
     });
   });
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { quote } from 'shell-quote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVERYTHING, FILESYSTEM, tempDir, waitUntil } from '../helpers.js';
-import { ensureBuilt, MAIN, runBuilt } from './built-cli.js';
+import { ensureBuilt, MAIN, runBuilt } from './built-cli-env.js';
 
 const root = tempDir('agentwire-hosts-');
 const base = realpathSync(root.dir);

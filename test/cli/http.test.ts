@@ -52,9 +52,10 @@ describe('agentwire against server-everything over Streamable HTTP', () => {
     ]);
     expect(run.code).toBe(3);
     expect(run.stdout).toBe('');
-    // One line, even though the server's 404 page is several lines of HTML.
-    expect(run.stderr).toMatch(
-      /^error: MCP server "127\.0\.0\.1:\d+": initialize failed: the server answered HTTP 404: <!DOCTYPE html> .*<pre>Cannot POST \/nowhere<\/pre> .*<\/html>\n$/,
+    // One line explaining the server's 404 page (several lines of HTML), rather than quoting it.
+    expect(run.stderr).toBe(
+      `error: MCP server "${new URL(server.url).host}": initialize failed: the server answered HTTP 404 with ` +
+        'an HTML page, not MCP: is the URL its MCP endpoint (often …/mcp)?\n',
     );
   });
 });

@@ -152,7 +152,7 @@ describe('agentwire run: model timeouts (OpenAI wire format)', () => {
     expect(run).toEqual({
       code: 3,
       stdout: 'hmm\n',
-      stderr: 'error: openai request timed out: the stream sent nothing for 300 ms (idleTimeoutMs)\n',
+      stderr: 'error: openai request timed out: the stream sent nothing for 300 ms (--model-idle-timeout)\n',
     });
   });
 
@@ -162,7 +162,7 @@ describe('agentwire run: model timeouts (OpenAI wire format)', () => {
     expect(run).toEqual({
       code: 3,
       stdout: 'hmm\n',
-      stderr: 'error: openai request timed out: the request took longer than 400 ms (requestTimeoutMs)\n',
+      stderr: 'error: openai request timed out: the request took longer than 400 ms (--model-timeout)\n',
     });
   });
 });

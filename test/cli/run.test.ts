@@ -223,6 +223,8 @@ describe('agentwire run against a fake Anthropic API', () => {
       code: 3,
       stdout: '',
       stderr:
+        // A run without tools says so before the model is asked (on purpose: a forgotten --stdio).
+        'warning: the model has no tools: add servers (--stdio, --url, --config) or --tools default\n' +
         'error: anthropic request failed (HTTP 401): 401 ' +
         '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}\n',
     });
@@ -236,7 +238,7 @@ describe('agentwire run against a fake Anthropic API', () => {
     expect({ ...run, stdout: timeless(run.stdout) }).toEqual({
       code: 1,
       stdout: '▸ list_files [builtin] {}\n  ✓ list_files (N ms) notes.txt\n',
-      stderr: 'error: the model was still calling tools after 1 turns (maxTurns)\n',
+      stderr: 'error: the model was still calling tools after 1 turn (--max-turns)\n',
     });
     expect(fake.requests.map((request) => request.model)).toEqual(['claude-from-env']);
   });
@@ -244,7 +246,7 @@ describe('agentwire run against a fake Anthropic API', () => {
   it('on Ctrl-C while the model is still writing closes its stream and exits 130', async () => {
     fake.script({ hang: true, text: 'Thinking about' });
     const interrupt = new AbortController();
-    const run = startCli(['run', 'Think.'], interrupt.signal);
+    const run = startCli(['run', 'Think.', '--tools', 'default', '--root', workspace], interrupt.signal);
     await waitUntil(() => run.stdout === 'Thinking about', 10_000, 'the first words of the model');
     interrupt.abort(new Error('interrupted (SIGINT)'));
     expect(await run.code).toBe(130);

@@ -65,6 +65,9 @@ describe('serverTarget for --url', () => {
 
   it('refuses a URL it cannot parse without echoing it (it may carry a token)', () => {
     expect(() => serverTarget({ ...none, url: 'not a url?token=s3cret' })).toThrow(
+      new UsageError('--url has no scheme: write http://… or https://… (e.g. http://localhost:3001/mcp)'),
+    );
+    expect(() => serverTarget({ ...none, url: 'http://[bad?token=s3cret' })).toThrow(
       new UsageError('--url is not a valid absolute URL (e.g. http://localhost:3001/mcp)'),
     );
   });

@@ -1,25 +1,17 @@
-/** `agentwire call <server> <tool> [json-args]`: calls one tool and prints its result. */
+/** `agentwire call <tool> [key=value… | json | -]`: calls one tool of a server and prints its result. */
 import type { Command } from 'commander';
-import {
-  type CallToolResult,
-  type MCPClient,
-  renderCallToolResult,
-  renderCallToolResultText,
-} from '../../mcp/index.js';
-import { commandTarget, exposedTools } from '../config-targets.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../io.js';
-import { parseJsonArgs } from '../json-args.js';
-import { addServerOptions, type ServerOptionValues, type ServerTarget } from '../server-options.js';
-import { UsageError } from '../usage-error.js';
-import { withServer } from '../with-servers.js';
+import { addServerOptions, type ServerOptionValues } from '../server-flags.js';
+import { parseToolArgs, readStdin, stdinArgs, typedArgs } from '../tool-args.js';
 
 interface CallOptions extends ServerOptionValues {
   json?: boolean;
 }
 
 /**
- * Registers `call` on the program. Prints the result rendered as a model sees it (`renderCallToolResult`;
+ * Registers `call` on the program. The arguments: `key=value` words typed by the tool's input schema, one
+ * JSON object, or `-` for a JSON object read from stdin (see tool-args.ts). Prints the result rendered as a model sees it (`renderCallToolResult`;
  * an object result pretty-printed as JSON), or with `--json` the raw `CallToolResult`. A result with
  * `isError: true` exits 1, its text on stderr (and the raw result on stdout with `--json`). A `--config`
  * server's tools left out by its entry's `allowTools` / `blockTools` cannot be called (exit 2).
@@ -29,48 +21,39 @@ export function registerCallCommand(program: Command, context: CommandContext): 
     .command('call')
     .description('call one tool and print its result')
     .argument('<tool>', "the tool's name on the server")
-    .argument('[json-args]', 'the tool input as a JSON object, e.g. \'{"message":"hi"}\'')
+    .argument(
+      '[arguments...]',
+      "key=value words typed by the tool's schema (message=hi count=3), a JSON object, or - for JSON on stdin",
+    )
     .option('--json', 'print the raw CallToolResult as JSON');
-  addServerOptions(command).action(
-    async (tool: string, jsonArgs: string | undefined, options: CallOptions) => {
-      // Checked before anything is started, so a typo costs no server start.
-      const input = parseJsonArgs(jsonArgs);
-      const target = await commandTarget(options);
-      const timeout = target.timeout === undefined ? {} : { timeoutMs: target.timeout };
-      const result = await withServer(target, context.io, async (client) => {
-        requireTool(client, target, tool);
-        return client.callTool(tool, input, {
-          ...timeout,
-          ...(context.io.signal && { signal: context.io.signal }),
-        });
+  addServerOptions(command).action(async (tool: string, words: string[], options: CallOptions) => {
+    // Checked before anything is started, so a typo costs no server start.
+    const args = parseToolArgs(words);
+    // Loaded when the command runs, not when it is registered: `--help` needs none of it.
+    const { commandTarget } = await import('../config-targets.js');
+    const { withServer } = await import('../with-servers.js');
+    const { renderCallToolResultText } = await import('../../mcp/index.js');
+    const { renderForTerminal, requireTool } = await import('../call-result.js');
+    const target = await commandTarget(options);
+    const given = args.kind === 'stdin' ? stdinArgs(await readStdin(context.io)) : undefined;
+    const timeout = target.timeout === undefined ? {} : { timeoutMs: target.timeout };
+    const result = await withServer(target, context.io, async (client) => {
+      const definition = requireTool(client, target, tool);
+      const input =
+        args.kind === 'pairs'
+          ? typedArgs(args.pairs, definition.inputSchema, tool)
+          : (given ?? (args.kind === 'object' ? args.value : {}));
+      return client.callTool(tool, input, {
+        ...timeout,
+        ...(context.io.signal && { signal: context.io.signal }),
       });
-      if (options.json) context.io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-      if (result.isError === true) {
-        context.io.stderr(`error: tool "${tool}" reported an error: ${renderCallToolResultText(result)}\n`);
-        context.exit(ExitCode.toolError);
-        return;
-      }
-      if (!options.json) context.io.stdout(renderForTerminal(result));
-    },
-  );
-}
-
-function requireTool(client: MCPClient, target: ServerTarget, name: string): void {
-  const tools = exposedTools(client, target);
-  if (tools.some((tool) => tool.name === name)) return;
-  const available =
-    tools.length === 0 ? 'it has no tools' : `available: ${tools.map((t) => t.name).join(', ')}`;
-  // A tool the config filters out is refused by name, so the user looks at the file, not the server.
-  const hidden = client.getTools().some((tool) => tool.name === name);
-  const problem = hidden
-    ? `tool "${name}" of server "${client.name}" is left out by its allowTools/blockTools in the config`
-    : `server "${client.name}" has no tool "${name}"`;
-  throw new UsageError(`${problem} (${available})`);
-}
-
-/** The rendered result, newline-terminated; an object (structured content) as indented JSON. */
-export function renderForTerminal(result: CallToolResult): string {
-  const value = renderCallToolResult(result);
-  const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
-  return text.endsWith('\n') ? text : `${text}\n`;
+    });
+    if (options.json) context.io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    if (result.isError === true) {
+      context.io.stderr(`error: tool "${tool}" reported an error: ${renderCallToolResultText(result)}\n`);
+      context.exit(ExitCode.toolError);
+      return;
+    }
+    if (!options.json) context.io.stdout(renderForTerminal(result));
+  });
 }

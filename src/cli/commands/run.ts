@@ -3,34 +3,16 @@
  * streaming what it does to the terminal.
  */
 import { type Command, Option } from 'commander';
-import { DEFAULT_MAX_TURNS } from '../../agent/agent.js';
+import { DEFAULT_MAX_TURNS } from '../../agent/defaults.js';
+import { DEFAULT_MAX_TOOL_RESULT_BYTES } from '../../agent/result-budget.js';
 import {
-  Agent,
-  AgentAbortError,
-  AgentError,
-  DEFAULT_MAX_TOOL_RESULT_BYTES,
-  samplingHandler,
-} from '../../agent/index.js';
-import { DEFAULT_MODEL_IDLE_TIMEOUT_MS, DEFAULT_MODEL_REQUEST_TIMEOUT_MS } from '../../providers/index.js';
-import { commandTargets } from '../config-targets.js';
+  DEFAULT_MODEL_IDLE_TIMEOUT_MS,
+  DEFAULT_MODEL_REQUEST_TIMEOUT_MS,
+} from '../../providers/guarded-stream.js';
 import type { CommandContext } from '../context.js';
-import { builtinTools, resultBytes, runModel, timeoutMs, turnCount } from '../run-options.js';
-import { RunPrinter } from '../run-output.js';
-import { agentHandle } from '../run-servers.js';
-import { addServerOptions, type ServerListOptionValues } from '../server-options.js';
-import { UsageError } from '../usage-error.js';
-import { withServers } from '../with-servers.js';
-
-interface RunCommandOptions extends ServerListOptionValues {
-  tools?: 'default';
-  root?: string;
-  model?: string;
-  maxTurns?: number;
-  prefix?: boolean;
-  maxResultBytes?: number;
-  modelIdleTimeout?: number;
-  modelTimeout?: number;
-}
+import type { RunCommandOptions } from '../run-command.js';
+import { resultBytes, timeoutMs, turnCount } from '../run-flags.js';
+import { addServerOptions } from '../server-flags.js';
 
 /**
  * Registers `run` on the program. Every `--stdio` / `--url` server, and the `--config` file's servers
@@ -84,47 +66,9 @@ export function registerRunCommand(program: Command, context: CommandContext): v
     );
   addServerOptions(command, { repeatable: true }).action(
     async (prompt: string, options: RunCommandOptions) => {
+      // Loaded when the command runs, not when it is registered: `--help` needs none of it.
+      const { runAgentCommand } = await import('../run-command.js');
       await runAgentCommand(prompt, options, context);
     },
   );
-}
-
-async function runAgentCommand(prompt: string, options: RunCommandOptions, context: CommandContext) {
-  if (prompt.trim() === '') throw new UsageError('the prompt is empty');
-  const targets = await commandTargets(options);
-  const tools = builtinTools(options.tools, options.root);
-  const model = await runModel(options.model);
-  const agent = new Agent({
-    model,
-    tools,
-    maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
-    ...(options.maxResultBytes === undefined ? {} : { maxToolResultBytes: options.maxResultBytes }),
-    ...(options.modelIdleTimeout === undefined ? {} : { modelIdleTimeoutMs: options.modelIdleTimeout }),
-    ...(options.modelTimeout === undefined ? {} : { modelRequestTimeoutMs: options.modelTimeout }),
-  });
-  const printer = new RunPrinter(context.io);
-  const { signal } = context.io;
-  // Servers may ask the run's model for completions (sampling/createMessage), as with Agent.withMcpServer*.
-  const clientOptions = { onSampling: samplingHandler(model) };
-  try {
-    await withServers(
-      targets,
-      context.io,
-      async (servers) => {
-        for (const [index, client] of servers.clients().entries()) {
-          // One prefix layer: the agent's (`--prefix`), over the servers' own tool names.
-          const handle = agentHandle(client, targets[index]!);
-          await agent.addMcpServer(handle, options.prefix ? { prefix: true } : {});
-        }
-        for await (const event of agent.prompt(prompt, signal ? { signal } : {})) printer.print(event);
-      },
-      { clientOptions },
-    );
-  } catch (error) {
-    // Ctrl-C while the servers were still connecting (`interrupted while connecting`) is the run's interrupt.
-    const interrupted = signal?.aborted && !(error instanceof AgentError && error.kind === 'aborted');
-    throw interrupted ? new AgentAbortError(signal.reason) : error;
-  } finally {
-    printer.endLine();
-  }
 }

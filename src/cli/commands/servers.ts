@@ -4,29 +4,27 @@
  */
 import type { Command } from 'commander';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../mcp/client/options.js';
-import {
-  loadServerConfig,
-  type MCPServerConfig,
-  type MCPServerConnectResult,
-  type MCPServerEntry,
-  type MCPServerStatus,
+import type {
+  MCPServerConfig,
+  MCPServerConnectResult,
+  MCPServerEntry,
+  MCPServerStatus,
 } from '../../mcp/index.js';
-import { configTarget } from '../config-targets.js';
 import type { CommandContext } from '../context.js';
 import { type CliIo, ExitCode, singleLine } from '../io.js';
-import { positiveInteger } from '../server-options.js';
+import { positiveInteger } from '../server-flags.js';
 import { formatServerRows, type ServerRow, transportKind } from '../server-status.js';
-import { withServers } from '../with-servers.js';
 
 interface ServersOptions {
   config: string;
   json?: boolean;
   timeout?: number;
+  connectTimeout?: number;
 }
 
 /**
  * Registers `servers` on the program. Connects every enabled server of the file in parallel (each bounded
- * by `--timeout`, default 60000 ms), prints one row per server (see `server-status.ts`; `--json`:
+ * by `--connect-timeout`, default 60000 ms), prints one row per server (see `server-status.ts`; `--json`:
  * `{ "config": <absolute path>, "servers": [ServerRow, …] }`), then disconnects them all. An entry that
  * cannot be used (an unset `${VAR}`, a field of the wrong type) is a `failed` row with its config error,
  * and the other servers are still tried.
@@ -42,13 +40,18 @@ export function registerServersCommand(program: Command, context: CommandContext
     .requiredOption('--config <file>', 'server configuration file (mcpServers / VS Code servers JSON)')
     .option('--json', 'print the rows as JSON')
     .option(
-      '--timeout <ms>',
+      '--connect-timeout <ms>',
       `bound on connecting to each server, in ms (default ${DEFAULT_CONNECT_TIMEOUT_MS})`,
       positiveInteger,
     )
+    // `servers` only connects, so `--timeout` is the same bound, kept for scripts written before the split.
+    .option('--timeout <ms>', 'the same as --connect-timeout here', positiveInteger)
     .action(async (options: ServersOptions) => {
+      // Loaded when the command runs, not when it is registered: `--help` needs none of it.
+      const { loadServerConfig } = await import('../../mcp/index.js');
       const config = await loadServerConfig(options.config);
-      const enabled = await connectEach(config, options.timeout, context.io);
+      const connectTimeout = options.connectTimeout ?? options.timeout;
+      const enabled = await connectEach(config, connectTimeout, context.io);
       const invalid = config.invalid.map(
         ({ name, error }): ServerRow => ({
           name,
@@ -84,9 +87,16 @@ function failureSummary(failed: number, invalid: number, valid: number): string 
  * `timeout` (ms). Every server is disconnected before this returns.
  * @throws MCPCallError kind `aborted` when the signal fires before or while connecting.
  */
-function connectEach(config: MCPServerConfig, timeout: number | undefined, io: CliIo): Promise<ServerRow[]> {
+async function connectEach(
+  config: MCPServerConfig,
+  timeout: number | undefined,
+  io: CliIo,
+): Promise<ServerRow[]> {
+  const { configTarget } = await import('../config-targets.js');
+  const { withServers } = await import('../with-servers.js');
   // Only the valid entries: the invalid ones have nothing to connect, and their rows come from the config.
-  const targets = config.servers.map((entry) => configTarget(entry, timeout));
+  const bound = timeout === undefined ? {} : { connectTimeout: timeout };
+  const targets = config.servers.map((entry) => configTarget(entry, bound));
   return withServers(
     targets,
     io,

@@ -1,10 +1,8 @@
 /** `agentwire tools <server>`: the server's tools, for people (default) or scripts (`--json`). */
 import type { Command } from 'commander';
-import { commandTarget, exposedTools } from '../config-targets.js';
+import { paint } from '../colors.js';
 import type { CommandContext } from '../context.js';
-import { addServerOptions, type ServerOptionValues } from '../server-options.js';
-import { formatToolList } from '../tool-list.js';
-import { withServer } from '../with-servers.js';
+import { addServerOptions, type ServerOptionValues } from '../server-flags.js';
 
 interface ToolsOptions extends ServerOptionValues {
   json?: boolean;
@@ -20,12 +18,18 @@ export function registerToolsCommand(program: Command, context: CommandContext):
     .description("list a server's tools: name, one-line description, parameters")
     .option('--json', 'print the full tool definitions (tools/list entries) as JSON');
   addServerOptions(command).action(async (options: ToolsOptions) => {
+    // Loaded when the command runs, not when it is registered: `--help` needs none of it.
+    const { commandTarget, exposedTools } = await import('../config-targets.js');
+    const { withServer } = await import('../with-servers.js');
+    const { formatToolList } = await import('../tool-list.js');
     const target = await commandTarget(options);
     const definitions = await withServer(target, context.io, async (client) =>
       exposedTools(client, target).map((tool) => tool.definition),
     );
     context.io.stdout(
-      options.json ? `${JSON.stringify(definitions, null, 2)}\n` : formatToolList(definitions),
+      options.json
+        ? `${JSON.stringify(definitions, null, 2)}\n`
+        : formatToolList(definitions, paint(context.io.colorStdout === true)),
     );
   });
 }

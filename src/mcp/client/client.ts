@@ -34,9 +34,11 @@ import { objectWithArraySchema } from '../session/result-checks.js';
 import type { Session } from '../session/session.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
 import { CallLimiter } from './call-limiter.js';
+import { completeArgument, type MCPCompleteParams, type MCPCompletion } from './completion.js';
 import type { MCPConnectOptions } from './connect-attempt.js';
 import { Connection } from './connection.js';
 import { type MCPClientEvents, TypedEmitter } from './events.js';
+import { lateMessageLog } from './late-message.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   type MCPClientOptions,
@@ -114,7 +116,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       },
       sessionEvents: {
         onError: (error: Error) => this.emit('error', error),
-        onLateMessage: () => this.#onLateMessage(),
+        onLateMessage: () => this.emit('log', lateMessageLog(this.name)),
         onServerLog: (message) => this.emit('serverLog', { ...message, server: this.name }),
         onResourceUpdated: (uri) => {
           this.#cache?.invalidateResource(uri);
@@ -231,18 +233,6 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    */
   connect(options: MCPConnectOptions = {}): Promise<void> {
     return this.#connection.connect(options.signal);
-  }
-
-  /**
-   * A response or progress arrived after its request timed out or was cancelled. Normal (MCP spec
-   * 2025-11-25, "Cancellation": the receiver may already be answering, and a server may keep sending progress
-   * until it notices), so a debug log, not an error.
-   */
-  #onLateMessage(): void {
-    this.emit('log', {
-      level: 'debug',
-      message: `MCP server "${this.name}": a response or progress arrived after its request ended`,
-    });
   }
 
   /**
@@ -401,6 +391,12 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       schema,
       this.#requestOptions(options),
     );
+  }
+
+  /** `completion/complete` (MCP spec 2025-11-25, "Completion"): see {@link completeArgument}. */
+  complete(params: MCPCompleteParams, options?: MCPRequestOptions): Promise<MCPCompletion> {
+    const session = this.#requireSession('completion/complete');
+    return completeArgument(session, params, this.#requestOptions(options));
   }
 
   /** `logging/setLevel`: the server sends `notifications/message` at `level` and above (`serverLog` events). */

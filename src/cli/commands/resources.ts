@@ -1,0 +1,66 @@
+/**
+ * `agentwire resources list|templates|read <uri>`: a server's resources (MCP spec 2025-11-25, "Server
+ * Features > Resources"), for people (default) or scripts (`--json`: the server's own objects).
+ */
+import type { Command } from 'commander';
+import { serverWork } from '../command-runtime.js';
+import type { CommandContext } from '../context.js';
+import { toJson } from '../io.js';
+import { addServerOptions, type ServerOptionValues } from '../server-flags.js';
+
+interface ResourcesOptions extends ServerOptionValues {
+  json?: boolean;
+}
+
+/**
+ * Registers `resources` and its subcommands on the program. `list` and `templates` read every page;
+ * `read` prints each text content as it is and each blob as a placeholder with its size (`--json`: the
+ * `resources/read` result, blobs base64 as sent). A server without resources fails with its JSON-RPC
+ * error (exit 3).
+ */
+export function registerResourcesCommand(program: Command, context: CommandContext): void {
+  const resources = program.command('resources').description("list and read a server's resources");
+  const json = (command: Command, what: string) => command.option('--json', `print ${what} as JSON`);
+
+  const list = json(resources.command('list').description('list the resources (resources/list)'), 'them');
+  addServerOptions(list).action(async (options: ResourcesOptions) => {
+    const { commandTarget, withServer, requestOptions } = await serverWork();
+    const { formatResources } = await import('../resource-output.js');
+    const target = await commandTarget(options);
+    const items = await withServer(target, context.io, (client) =>
+      client.listResources(requestOptions(target, context.io)),
+    );
+    context.io.stdout(options.json ? toJson(items) : formatResources(items));
+  });
+
+  const templates = json(
+    resources.command('templates').description('list the resource templates (resources/templates/list)'),
+    'them',
+  );
+  addServerOptions(templates).action(async (options: ResourcesOptions) => {
+    const { commandTarget, withServer, requestOptions } = await serverWork();
+    const { formatTemplates } = await import('../resource-output.js');
+    const target = await commandTarget(options);
+    const items = await withServer(target, context.io, (client) =>
+      client.listResourceTemplates(requestOptions(target, context.io)),
+    );
+    context.io.stdout(options.json ? toJson(items) : formatTemplates(items));
+  });
+
+  const read = json(
+    resources
+      .command('read')
+      .description("print a resource's contents (resources/read)")
+      .argument('<uri>', "the resource's URI, e.g. file:///etc/hosts"),
+    'the resources/read result',
+  );
+  addServerOptions(read).action(async (uri: string, options: ResourcesOptions) => {
+    const { commandTarget, withServer, requestOptions } = await serverWork();
+    const { formatContents } = await import('../resource-output.js');
+    const target = await commandTarget(options);
+    const result = await withServer(target, context.io, (client) =>
+      client.readResource(uri, requestOptions(target, context.io)),
+    );
+    context.io.stdout(options.json ? toJson(result) : formatContents(result));
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * One-line explanations of failures whose cause a person would otherwise have to dig out: an HTML error
+ * page where an MCP endpoint was expected, `https` to a plain-HTTP port, a whole command line in a config
+ * entry's `command`. Each rewrites the error line from the error's fields (never its message), or adds a
+ * `hint:` line.
+ */
+import { MCPCallError } from '../mcp/index.js';
+import type { ServerTarget } from './server-options.js';
+
+/** The reworded error line, when the failure is one of the above; `undefined` otherwise. */
+export function explainedLine(error: unknown): string | undefined {
+  if (!(error instanceof MCPCallError)) return undefined;
+  const where = `MCP server "${error.server}": ${error.method ?? 'request'} failed`;
+  if (error.kind === 'http' && isHtml(error.body)) {
+    return `error: ${where}: the server answered HTTP ${error.status} with an HTML page, not MCP: is the URL its MCP endpoint (often …/mcp)?\n`;
+  }
+  if (hasCode(error, 'ERR_SSL_WRONG_VERSION_NUMBER')) {
+    return `error: ${where}: the server does not speak TLS on that port: is it a plain http:// server?\n`;
+  }
+  return undefined;
+}
+
+/** A `hint:` line for a spawn failure of a config entry whose `command` holds its arguments too. */
+export function spawnHint(error: unknown, targets: readonly ServerTarget[]): string {
+  if (!(error instanceof MCPCallError) || error.kind !== 'spawn') return '';
+  const target = targets.find((t) => t.kind === 'config' && t.entry.name === error.server);
+  if (target?.kind !== 'config' || target.entry.kind !== 'stdio') return '';
+  const { command, args } = target.entry.server;
+  const words = command.trim().split(/\s+/);
+  if (words.length < 2 || (args ?? []).length > 0) return '';
+  const [program, ...rest] = words;
+  return `hint: "command" holds a whole command line: put "${program}" in "command" and ${JSON.stringify(rest)} in "args"\n`;
+}
+
+function isHtml(body: string | undefined): boolean {
+  return body !== undefined && /^\s*<(!doctype html|html)\b/i.test(body);
+}
+
+/** Whether `error` or an error it was caused by has the Node error code `code`. */
+function hasCode(error: unknown, code: string): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 8; depth += 1) {
+    if ((cause as NodeJS.ErrnoException).code === code) return true;
+    cause = cause.cause;
+  }
+  return false;
+}

@@ -1,0 +1,70 @@
+/**
+ * Runs the built `agentwire` in a real pseudo-terminal: a detached tmux session whose pane output (the raw
+ * bytes the CLI writes, line breaks as the terminal's `\r\n`) is piped to a file.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { quote } from 'shell-quote';
+import { tempDir, waitUntil } from '../helpers.js';
+import { MAIN } from './built-cli.js';
+
+/** What the CLI wrote to the terminal (stdout and stderr together, as a terminal shows them). */
+export interface TerminalRun {
+  code: number;
+  output: string;
+}
+
+/**
+ * Runs `agentwire <args>` with stdin, stdout and stderr on a pseudo-terminal, in an environment of only
+ * `PATH`, `HOME`, `TERM=xterm-256color` and `env`.
+ * @throws when tmux is not installed (`apt-get install tmux`), or the CLI does not end within `ms`.
+ */
+export async function runInTerminal(
+  args: string[],
+  env: Record<string, string> = {},
+  ms = 30_000,
+): Promise<TerminalRun> {
+  const dir = tempDir('agentwire-tty-');
+  const socket = `agentwire-${randomUUID()}`;
+  const tmux = (...words: string[]) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...words]);
+  try {
+    const gate = path.join(dir.dir, 'gate');
+    const log = path.join(dir.dir, 'pane.log');
+    const vars = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      TERM: 'xterm-256color',
+      ...env,
+    };
+    const assignments = Object.entries(vars).map(([key, value]) => `${key}=${value}`);
+    const script = path.join(dir.dir, 'run.sh');
+    // Waits for the pipe to be in place, so that nothing the CLI writes is missed.
+    writeFileSync(
+      script,
+      [
+        `while [ ! -e ${quote([gate])} ]; do sleep 0.02; done`,
+        `env -i ${quote([...assignments, process.execPath, MAIN, ...args])}`,
+        'echo "[exit $?]"',
+        'sleep 60',
+        '',
+      ].join('\n'),
+    );
+    tmux('new-session', '-d', '-s', 'cli', '-x', '200', '-y', '50', `sh ${quote([script])}`);
+    tmux('pipe-pane', '-t', 'cli', '-o', `cat >> ${quote([log])}`);
+    writeFileSync(gate, '');
+    const read = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+    await waitUntil(() => /\[exit \d+\]/.test(read()), ms, 'the CLI to end in the terminal');
+    const text = read();
+    const end = text.lastIndexOf('[exit ');
+    return { code: Number(/\[exit (\d+)\]/.exec(text.slice(end))![1]), output: text.slice(0, end) };
+  } finally {
+    try {
+      tmux('kill-server');
+    } catch {
+      // already gone
+    }
+    dir.remove();
+  }
+}
