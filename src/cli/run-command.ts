@@ -11,6 +11,7 @@ import { builtinTools, runModel } from './run-options.js';
 import { RunPrinter } from './run-output.js';
 import { agentHandle } from './run-servers.js';
 import type { ServerListOptionValues } from './server-options.js';
+import { permissionHook } from './tool-permission.js';
 import { UsageError } from './usage-error.js';
 import { withServers } from './with-servers.js';
 
@@ -24,6 +25,8 @@ export interface RunCommandOptions extends ServerListOptionValues {
   maxResultBytes?: number;
   modelIdleTimeout?: number;
   modelTimeout?: number;
+  yes?: boolean;
+  allowTool?: string[];
 }
 
 /**
@@ -38,9 +41,11 @@ export async function runAgentCommand(prompt: string, options: RunCommandOptions
   const model = await runModel(options.model);
   // Checked before any server starts: a malformed base URL is a usage error, not a failed request later.
   const bounds = { maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, baseUrl: modelBaseUrl(model.provider) };
+  const approve = permissionHook(context.io, options);
   const agent = new Agent({
     model,
     tools,
+    ...(approve && { approve }),
     maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
     ...(options.maxResultBytes === undefined ? {} : { maxToolResultBytes: options.maxResultBytes }),
     ...(options.modelIdleTimeout === undefined ? {} : { modelIdleTimeoutMs: options.modelIdleTimeout }),
