@@ -58,8 +58,8 @@ export function permissionQuestion(request: ToolCallRequest): string {
 /** Why a call is refused without a terminal: what the model is told, and stderr shows. */
 export function noTerminalReason(modelName: string): string {
   return (
-    `"${modelName}" may write or execute, and there is no terminal to ask for permission on ` +
-    `(run again with --yes, or --allow-tool ${modelName})`
+    `"${modelName}" may write or execute, and there is no terminal to ask for permission: ` +
+    `run again with --yes or --allow-tool ${modelName}`
   );
 }
 
