@@ -6,6 +6,7 @@ import { DEFAULT_MAX_TURNS } from '../agent/defaults.js';
 import { Agent, AgentAbortError, AgentError, samplingHandler } from '../agent/index.js';
 import { commandTargets } from './config-targets.js';
 import type { CommandContext } from './context.js';
+import { HeldOutput } from './held-output.js';
 import { cliModelError, modelBaseUrl } from './model-errors.js';
 import { builtinTools, runModel } from './run-options.js';
 import { RunPrinter } from './run-output.js';
@@ -41,7 +42,9 @@ export async function runAgentCommand(prompt: string, options: RunCommandOptions
   const model = await runModel(options.model);
   // Checked before any server starts: a malformed base URL is a usage error, not a failed request later.
   const bounds = { maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, baseUrl: modelBaseUrl(model.provider) };
-  const approve = permissionHook(context.io, options);
+  // The run's lines wait while a permission question is open on the terminal.
+  const output = new HeldOutput(context.io);
+  const approve = permissionHook(context.io, options, output);
   const agent = new Agent({
     model,
     tools,
@@ -51,7 +54,7 @@ export async function runAgentCommand(prompt: string, options: RunCommandOptions
     ...(options.modelIdleTimeout === undefined ? {} : { modelIdleTimeoutMs: options.modelIdleTimeout }),
     ...(options.modelTimeout === undefined ? {} : { modelRequestTimeoutMs: options.modelTimeout }),
   });
-  const printer = new RunPrinter(context.io);
+  const printer = new RunPrinter(output.io);
   const { signal } = context.io;
   // Servers may ask the run's model for completions (sampling/createMessage), as with Agent.withMcpServer*.
   const clientOptions = { onSampling: samplingHandler(model) };

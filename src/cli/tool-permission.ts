@@ -14,6 +14,7 @@
 import type { ApprovalDecision, ApproveHook, ToolCallRequest } from '../agent/index.js';
 import type { Tool } from '../core/tool.js';
 import { toolFilter } from '../mcp/index.js';
+import type { HeldOutput } from './held-output.js';
 import type { CliIo } from './io.js';
 
 /** The built-in tools that change the workspace or run commands. */
@@ -65,9 +66,13 @@ export function noTerminalReason(modelName: string): string {
 
 /**
  * The approval hook of a run with `flags`, asking on `io.ask` when there is one; `undefined` (no hook: every
- * call runs) for `--yes`.
+ * call runs) for `--yes`. `output`, the run's printer output, is held while a question is open.
  */
-export function permissionHook(io: CliIo, flags: ToolPermissionFlags): ApproveHook | undefined {
+export function permissionHook(
+  io: CliIo,
+  flags: ToolPermissionFlags,
+  output?: HeldOutput,
+): ApproveHook | undefined {
   if (flags.yes) return undefined;
   const preallowed = toolFilter({ allowTools: flags.allowTool ?? [] });
   const always = new Set<string>();
@@ -89,7 +94,9 @@ export function permissionHook(io: CliIo, flags: ToolPermissionFlags): ApproveHo
       if (allowedWithoutAsking(request)) return true;
       // One turn of the event loop first, so the run's `▸` line for this call is printed before the question.
       await new Promise((resolve) => setImmediate(resolve));
-      const answer = (await ask(permissionQuestion(request), request.signal)).trim().toLowerCase();
+      const question = permissionQuestion(request);
+      const asked = () => ask(question, request.signal);
+      const answer = (await (output ? output.hold(asked) : asked())).trim().toLowerCase();
       if (answer === 'a' || answer === 'always') {
         always.add(request.modelName);
         return true;

@@ -65,7 +65,7 @@ function resultFor(id: string): unknown {
 /** Runs `agentwire <args>` on a pseudo-terminal, typing each of `answers` once its question is shown. */
 async function runOnTerminal(
   args: string[],
-  answers: string[],
+  answers: (string | { answer: string; afterMs: number })[],
 ): Promise<{ code: number | null; output: string }> {
   const command = quote([process.execPath, MAIN, ...args]);
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
@@ -78,8 +78,10 @@ async function runOnTerminal(
   });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   try {
-    for (const [index, answer] of answers.entries()) {
+    for (const [index, entry] of answers.entries()) {
       await waitUntil(() => output.split(QUESTION_END).length > index + 1, 20_000, `question ${index + 1}`);
+      const { answer, afterMs } = typeof entry === 'string' ? { answer: entry, afterMs: 0 } : entry;
+      if (afterMs > 0) await new Promise((resolve) => setTimeout(resolve, afterMs));
       child.stdin.write(`${answer}\r`);
     }
     return { code: await exited, output };
@@ -134,17 +136,43 @@ describe('agentwire run on a terminal', () => {
       is_error: true,
     });
   }, 60_000);
+
+  it('holds the lines of a call allowed by --allow-tool that ends while a question is open until it is answered', async () => {
+    fake.script(
+      {
+        toolCalls: [
+          { id: 'toolu_1', name: 'bash', input: { command: 'sleep 0.3; echo slept' } },
+          { id: 'toolu_2', name: 'write_file', input: { path: 'a.txt', content: 'one' } },
+        ],
+      },
+      { text: 'Done.' },
+    );
+    const { code, output } = await runOnTerminal(
+      ['run', 'Both.', '--tools', 'default', '--root', workspace, '--allow-tool', 'bash'],
+      // Answered well after bash has ended.
+      [{ answer: 'y', afterMs: 1_000 }],
+    );
+    expect({ code, output: timeless(output) }).toEqual({
+      code: 0,
+      output: [
+        '▸ bash [builtin] {"command":"sleep 0.3; echo slept"}',
+        '▸ write_file [builtin] {"path":"a.txt","content":"one"}',
+        'allow write_file [builtin] {"path":"a.txt","content":"one"}?',
+        `${QUESTION_END}y`,
+        '  ✓ bash (N ms) slept ⏎ ',
+        '  ✓ write_file (N ms) wrote 3 bytes to a.txt',
+        'Done.',
+        '',
+      ].join('\r\n'),
+    });
+  }, 60_000);
 });
 
 describe('agentwire run without a terminal', () => {
   it('denies write_file and an MCP tool not annotated read-only, with a reason for the model and a stderr line; read-only tools run', async () => {
     fake.script(
-      {
-        toolCalls: [
-          { id: 'toolu_1', name: 'echo', input: { message: 'hi' } },
-          { id: 'toolu_2', name: 'read_file', input: { path: 'missing.txt' } },
-        ],
-      },
+      { toolCalls: [{ id: 'toolu_1', name: 'echo', input: { message: 'hi' } }] },
+      { toolCalls: [{ id: 'toolu_2', name: 'read_file', input: { path: 'missing.txt' } }] },
       { toolCalls: [{ id: 'toolu_3', name: 'toggle-simulated-logging', input: {} }] },
       { toolCalls: [{ id: 'toolu_4', name: 'write_file', input: { path: 'a.txt', content: 'one' } }] },
       { text: 'Not allowed.' },
@@ -159,8 +187,8 @@ describe('agentwire run without a terminal', () => {
       code: 0,
       stdout: [
         '▸ echo [server-everything] {"message":"hi"}',
-        '▸ read_file [builtin] {"path":"missing.txt"}',
         '  ✓ echo (N ms) Echo: hi',
+        '▸ read_file [builtin] {"path":"missing.txt"}',
         '  ✗ read_file (N ms) BuiltinToolError: "missing.txt" does not exist',
         '▸ toggle-simulated-logging [server-everything] {}',
         // The tool line is cut to the printer's width; the model and stderr get the whole reason.
