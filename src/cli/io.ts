@@ -23,6 +23,11 @@ export interface CliIo {
    * to answer on (stdin and stderr are TTYs). Without it, what needs consent is refused.
    */
   confirm?(question: string, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * Asks the user `question` (written as is) and resolves with the line answered, `''` at the end of input;
+   * set only when there is a terminal, like `confirm`. Without it, what needs an answer is refused.
+   */
+  ask?(question: string, signal?: AbortSignal): Promise<string>;
 }
 
 /**

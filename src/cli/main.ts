@@ -16,6 +16,7 @@ import { text } from 'node:stream/consumers';
 import { colorWanted, paint, paintStderr } from './colors.js';
 import { ExitCode } from './io.js';
 import { runCli } from './program.js';
+import { askOnTerminal } from './terminal-ask.js';
 import { confirmOnTerminal } from './url-consent.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -43,7 +44,7 @@ const code = await runCli(process.argv.slice(2), {
   colorStdout: colorWanted(process.stdout.isTTY, process.env),
   stdin: () => text(process.stdin),
   signal: interrupt.signal,
-  ...(process.stdin.isTTY && process.stderr.isTTY && { confirm: confirmOnTerminal }),
+  ...(process.stdin.isTTY && process.stderr.isTTY && { confirm: confirmOnTerminal, ask: askOnTerminal }),
 });
 process.exitCode = readerGone ? ExitCode.ok : code;
 for (const signal of SIGNALS) process.off(signal, onSignal);

@@ -6,11 +6,13 @@ import { DEFAULT_MAX_TURNS } from '../agent/defaults.js';
 import { Agent, AgentAbortError, AgentError, samplingHandler } from '../agent/index.js';
 import { commandTargets } from './config-targets.js';
 import type { CommandContext } from './context.js';
+import { HeldOutput } from './held-output.js';
 import { cliModelError, modelBaseUrl } from './model-errors.js';
 import { builtinTools, runModel } from './run-options.js';
 import { RunPrinter } from './run-output.js';
 import { agentHandle } from './run-servers.js';
 import type { ServerListOptionValues } from './server-options.js';
+import { permissionHook } from './tool-permission.js';
 import { UsageError } from './usage-error.js';
 import { withServers } from './with-servers.js';
 
@@ -24,6 +26,8 @@ export interface RunCommandOptions extends ServerListOptionValues {
   maxResultBytes?: number;
   modelIdleTimeout?: number;
   modelTimeout?: number;
+  yes?: boolean;
+  allowTool?: string[];
 }
 
 /**
@@ -38,15 +42,19 @@ export async function runAgentCommand(prompt: string, options: RunCommandOptions
   const model = await runModel(options.model);
   // Checked before any server starts: a malformed base URL is a usage error, not a failed request later.
   const bounds = { maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, baseUrl: modelBaseUrl(model.provider) };
+  // The run's lines wait while a permission question is open on the terminal.
+  const output = new HeldOutput(context.io);
+  const approve = permissionHook(context.io, options, output);
   const agent = new Agent({
     model,
     tools,
+    ...(approve && { approve }),
     maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
     ...(options.maxResultBytes === undefined ? {} : { maxToolResultBytes: options.maxResultBytes }),
     ...(options.modelIdleTimeout === undefined ? {} : { modelIdleTimeoutMs: options.modelIdleTimeout }),
     ...(options.modelTimeout === undefined ? {} : { modelRequestTimeoutMs: options.modelTimeout }),
   });
-  const printer = new RunPrinter(context.io);
+  const printer = new RunPrinter(output.io);
   const { signal } = context.io;
   // Servers may ask the run's model for completions (sampling/createMessage), as with Agent.withMcpServer*.
   const clientOptions = { onSampling: samplingHandler(model) };

@@ -30,3 +30,9 @@ export function timeoutMs(value: string): number {
   }
   return parsed;
 }
+
+/** Commander collector for `--allow-tool`, which may be given more than once. */
+export function collectPattern(value: string, previous: string[] = []): string[] {
+  if (value.trim() === '') throw new InvalidArgumentError('Expected a tool name or pattern (e.g. fs__*).');
+  return [...previous, value];
+}

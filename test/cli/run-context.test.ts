@@ -56,7 +56,15 @@ describe('agentwire run: sampling, budget, error data (Anthropic wire format)', 
       { text: 'sampled hi' },
       { text: 'The server sampled.' },
     );
-    const run = await cli(['run', 'Sample.', '--stdio', EVERYTHING, '--model', 'anthropic:claude-test']);
+    const run = await cli([
+      'run',
+      'Sample.',
+      '--stdio',
+      EVERYTHING,
+      '--model',
+      'anthropic:claude-test',
+      '--yes',
+    ]);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe(tasksWarning('server-everything'));
     expect(fake.requests[1]).toMatchObject({
@@ -84,7 +92,7 @@ describe('agentwire run: sampling, budget, error data (Anthropic wire format)', 
       },
       { text: 'Seen.' },
     );
-    const run = await cli(['run', 'Go.', '--stdio', CONTEXT, '--max-result-bytes', '1000']);
+    const run = await cli(['run', 'Go.', '--stdio', CONTEXT, '--max-result-bytes', '1000', '--yes']);
     expect(run.code).toBe(0);
     const results = lastToolResults(fake.requests[1]);
     const big = results.find((r) => r.tool_use_id === 'b1')!.content;

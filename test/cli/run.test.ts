@@ -295,6 +295,7 @@ describe('agentwire run against a fake Anthropic API', () => {
         SCRIPTED_SERVER,
         '--env',
         `FIXTURE_LOG=${log}`,
+        '--yes',
       ],
       interrupt.signal,
     );
@@ -356,6 +357,7 @@ describe('agentwire run against an OpenAI-compatible local server (OPENAI_BASE_U
       workspace,
       '--model',
       'openai:local-model',
+      '--yes',
     ]);
     expect({ ...run, stdout: timeless(run.stdout) }).toEqual({
       code: 0,
@@ -391,7 +393,7 @@ describe('agentwire run against an OpenAI-compatible local server (OPENAI_BASE_U
       { toolCalls: [{ id: 'call_1', name: 'sleep', input: { ms: 30_000 } }] },
       { text: 'That took too long; giving up on it.' },
     );
-    const run = await cli(['run', 'Sleep.', '--stdio', SCRIPTED_SERVER, '--timeout', '2000']);
+    const run = await cli(['run', 'Sleep.', '--stdio', SCRIPTED_SERVER, '--timeout', '2000', '--yes']);
     expect({ ...run, stdout: timeless(run.stdout) }).toEqual({
       code: 0,
       stdout: [

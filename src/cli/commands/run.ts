@@ -11,7 +11,7 @@ import {
 } from '../../providers/guarded-stream.js';
 import type { CommandContext } from '../context.js';
 import type { RunCommandOptions } from '../run-command.js';
-import { resultBytes, timeoutMs, turnCount } from '../run-flags.js';
+import { collectPattern, resultBytes, timeoutMs, turnCount } from '../run-flags.js';
 import { addServerOptions } from '../server-flags.js';
 
 /**
@@ -24,7 +24,9 @@ import { addServerOptions } from '../server-flags.js';
  * happens: model text on stdout delta by delta, one line per tool call with its arguments, per progress
  * report, and per result (`✓`) or error (`✗`, the message the model is given); warnings (a tool skipped) on
  * stderr. Each tool result the model is given fits `--max-result-bytes`; each model request is bounded by
- * `--model-idle-timeout` and `--model-timeout`; a server's `sampling/createMessage` is answered with the
+ * `--model-idle-timeout` and `--model-timeout`; a call of a tool that may write or execute (the built-in
+ * `bash`, `write_file`, `edit_file`, and MCP tools not annotated read-only) needs permission: `--yes`,
+ * `--allow-tool`, or an answer on the terminal, and without a terminal it is denied (tool-permission.ts); a server's `sampling/createMessage` is answered with the
  * run's model, and its `instructions` go into the system prompt.
  *
  * Exit codes: 0 the run completed (even if some tool calls failed: the model saw those errors), 2 usage or no
@@ -63,6 +65,12 @@ export function registerRunCommand(program: Command, context: CommandContext): v
       '--model-timeout <ms>',
       `give up on a model request taking longer, 0 for never (default ${DEFAULT_MODEL_REQUEST_TIMEOUT_MS})`,
       timeoutMs,
+    )
+    .option('-y, --yes', 'run every tool call without asking for permission')
+    .option(
+      '--allow-tool <pattern>',
+      'run calls of the tools matching this name (* and ? wildcards) without asking; repeatable',
+      collectPattern,
     );
   addServerOptions(command, { repeatable: true }).action(
     async (prompt: string, options: RunCommandOptions) => {
