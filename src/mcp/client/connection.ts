@@ -24,7 +24,17 @@ import { DEFAULT_CONNECT_TIMEOUT_MS, type MCPClientOptions, type MCPClientState 
 import { backoffDelay, type ReconnectPolicy, reconnectPolicy } from './reconnect.js';
 import { listenLogEntry, ResourceSubscriptions } from './subscriptions.js';
 import type { TransportPlan } from './transport-plan.js';
-import { type Deferred, deferred, waitWithin } from './waiting.js';
+import { type Deferred, deferred, settlesWithin, waitWithin } from './waiting.js';
+
+/**
+ * How long a connect waits for a 2026-07-28 session's `subscriptions/listen` to be acknowledged, in ms. The
+ * wait keeps a change made just after the connect from being missed; it is bounded apart from the connect
+ * timeout because a proxy that buffers response streams holds the acknowledgment back indefinitely, and the
+ * connect has what it needs already. A later acknowledgment triggers one tool-list refresh instead, for a
+ * `notifications/tools/list_changed` that may have gone unheard in between (MCP spec 2026-07-28,
+ * "Subscriptions").
+ */
+export const LISTEN_ACK_CONNECT_WAIT_MS = 3_000;
 
 /** What a {@link Connection} needs from its client. */
 export interface ConnectionHost {
@@ -225,7 +235,11 @@ export class Connection {
     const session = await this.#openSession(requestOptions);
     try {
       const definitions = await session.listTools({ ...requestOptions, cache: this.#host.cacheFor(session) });
-      await listenOf(session)?.ready;
+      const listen = listenOf(session);
+      if (listen !== undefined && !(await settlesWithin(listen.ready, LISTEN_ACK_CONNECT_WAIT_MS)))
+        void listen.ready.then(() => {
+          if (this.#session === session) this.#host.toolListChanged(session);
+        });
       if (options.logLevel) await session.setLogLevel(options.logLevel, requestOptions);
       if (signal.aborted) throw this.notConnected('connect', 'disconnect() was called while connecting');
       this.#session = session;

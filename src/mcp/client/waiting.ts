@@ -48,3 +48,25 @@ export async function waitWithin(
     if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
 }
+
+/**
+ * Whether `pending` settles within `ms`: resolves `true` as soon as it does, `false` once `ms` passed first
+ * (`pending` itself goes on). Never rejects; clears its timer.
+ */
+export async function settlesWithin(pending: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([
+      pending.then(
+        () => true,
+        () => true,
+      ),
+      elapsed,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
