@@ -21,7 +21,7 @@ export interface Fleet {
 
 /** Writes the configuration and starts the HTTP upstream. */
 export async function startFleet(extra: Record<string, unknown> = {}): Promise<Fleet> {
-  const modern = await startEra2026Http({ modernOnly: true });
+  const modern = await startEra2026Http({ modernOnly: true, changes: true });
   const { dir, remove } = tempDir('agentwire-gateway-');
   const config = path.join(dir, 'servers.json');
   writeFileSync(path.join(dir, 'note.txt'), 'hello from the gateway\n');
@@ -33,12 +33,16 @@ export async function startFleet(extra: Record<string, unknown> = {}): Promise<F
       mcpServers: {
         everything: {
           command: node,
+          maxConcurrentCalls: 4,
           args: [EVERYTHING],
           blockTools: ['get-env', 'gzip-file-as-resource', 'toggle-*', 'simulate-research-query'],
         },
         fs: { command: node, args: [FILESYSTEM, dir], allowTools: ['read_text_file', 'list_directory'] },
         memory: { command: node, args: [MEMORY], prefix: 'mem', allowTools: ['read_graph'] },
-        modern: { url: modern.url, allowTools: ['add', 'echo', 'progress', 'slow', 'confirm'] },
+        modern: {
+          url: modern.url,
+          allowTools: ['add', 'echo', 'progress', 'slow', 'confirm', 'change', 'extra'],
+        },
       },
     }),
   );
@@ -62,8 +66,8 @@ export const GATEWAY_TOOLS = [
   'everything__get-structured-content',
   'everything__get-sum',
   'everything__get-tiny-image',
-  'everything__trigger-elicitation-request',
   'everything__trigger-long-running-operation',
+  'everything__trigger-elicitation-request',
   'everything__trigger-sampling-request',
   'fs__read_text_file',
   'fs__list_directory',
@@ -73,6 +77,7 @@ export const GATEWAY_TOOLS = [
   'modern__progress',
   'modern__slow',
   'modern__confirm',
+  'modern__change',
 ];
 
 /** A bare SDK client over Streamable HTTP with the token, negotiating in `mode`, that answers elicitations. */
@@ -83,7 +88,12 @@ export async function sdkHttpClient(url: string, mode: 'auto' | 'legacy', token 
   );
   client.setRequestHandler('elicitation/create', async (request) => ({
     action: 'accept',
-    content: { answer: `yes to ${request.params.message}`, confirm: true },
+    content: {
+      name: 'Ada',
+      check: true,
+      confirm: true,
+      ...(request.params.message === '' && { none: true }),
+    },
   }));
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: { headers: { authorization: `Bearer ${token}` } },
