@@ -71,7 +71,12 @@ function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void 
     if (!target) throw unknownTool(routes, name);
     const progress = progressForwarder(request.params._meta?.progressToken, ctx);
     const result = await relayed(relay, target.client, ctx, (signal) =>
-      target.client.callTool(target.name, input, { signal, ...(progress && { onprogress: progress }) }),
+      target.client.callTool(target.name, input, {
+        signal,
+        // The gateway's client decides whether a call lost with its upstream is sent again.
+        retryOnReconnect: false,
+        ...(progress && { onprogress: progress }),
+      }),
     );
     return passThrough(result) as never;
   });
