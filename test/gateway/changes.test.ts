@@ -81,7 +81,8 @@ describe("agentwire's client through the gateway", () => {
     await waitUntil(() => gateway.servers.get('everything')!.getState() === 'connected', 20_000, 'reconnect');
     expect(children(EVERYTHING)).not.toContain(pid);
     expect(text(await client.callTool('everything__echo', { message: 'back' }))).toBe('Echo: back');
-    const status = JSON.parse((await client.readResource(STATUS_RESOURCE)).contents[0]!.text as string) as {
+    const [contents] = (await client.readResource(STATUS_RESOURCE)).contents as { text: string }[];
+    const status = JSON.parse(contents!.text) as {
       upstreams: { name: string; state: string }[];
     };
     expect(status.upstreams.map((one) => [one.name, one.state])).toEqual([

@@ -253,12 +253,8 @@ describe('who may call', () => {
     expect((await fetch(statusUrl)).status).toBe(401);
     const response = await fetch(statusUrl, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(response.status).toBe(200);
-    expect((await response.json()).upstreams.map((one: { name: string }) => one.name)).toEqual([
-      'everything',
-      'fs',
-      'memory',
-      'modern',
-    ]);
+    const document = (await response.json()) as { upstreams: { name: string }[] };
+    expect(document.upstreams.map((one) => one.name)).toEqual(['everything', 'fs', 'memory', 'modern']);
   });
 });
 
