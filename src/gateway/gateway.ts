@@ -17,6 +17,7 @@ import {
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { VERSION } from '../core/version.js';
+import type { MCPConnectOptions } from '../mcp/client/client.js';
 import type { MCPCreateClientOptions } from '../mcp/client/create-client.js';
 import type { MCPServerConfig } from '../mcp/config/load.js';
 import { MCPServers } from '../mcp/servers/servers.js';
@@ -93,9 +94,12 @@ export class MCPGateway {
     return this.#relay.handlers();
   }
 
-  /** Connects every upstream in parallel; see `MCPServers.connectAll` (never rejects for one's failure). */
-  start(): ReturnType<MCPServers['connectAll']> {
-    return this.servers.connectAll();
+  /**
+   * Connects every upstream in parallel; see `MCPServers.connectAll` (never rejects for one's failure;
+   * `options.signal` stops the connects still under way).
+   */
+  start(options: MCPConnectOptions = {}): ReturnType<MCPServers['connectAll']> {
+    return this.servers.connectAll(options);
   }
 
   /** The status document (status.ts). */

@@ -15,6 +15,7 @@
 import { readFileSync } from 'node:fs';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import { isRecord } from '../core/json.js';
+import { parseConfigText } from '../mcp/config/text.js';
 import { MCPConfigError } from '../mcp/protocol/errors.js';
 
 /** Default of `maxRequestBodyBytes`: 4 MiB, the MCP SDK's. */
@@ -66,11 +67,13 @@ export interface MCPGatewayFileSettings extends MCPGatewayNaming {
 }
 
 /**
- * Reads the `gateway` section and the entries' `prefix` fields of the configuration file `file`.
- * @throws MCPConfigError naming the field when one has the wrong type.
+ * Reads the `gateway` section and the entries' `prefix` fields of the configuration file `file` (JSON or
+ * JSONC, as `loadServerConfig` reads it).
+ * @throws MCPConfigError naming the field when one has the wrong type, or the file when it is not JSON.
  */
 export function readGatewaySettings(file: string): MCPGatewayFileSettings {
-  const raw: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  // Read as loadServerConfig reads it (JSON or JSONC), which has already checked the file.
+  const raw = parseConfigText(readFileSync(file, 'utf8'), file);
   if (!isRecord(raw)) return {};
   const section = raw.gateway === undefined ? {} : raw.gateway;
   if (!isRecord(section)) throw settingError(file, 'gateway', 'must be an object');
@@ -110,7 +113,7 @@ export function readGatewaySettings(file: string): MCPGatewayFileSettings {
     if (entry.prefix !== false && (typeof entry.prefix !== 'string' || entry.prefix === ''))
       throw new MCPConfigError(
         `config ${file}: server "${name}": "prefix" must be a non-empty string or false`,
-        { entry: name },
+        { file, entry: name, field: 'prefix' },
       );
     prefixes[name] = entry.prefix;
   }
@@ -120,7 +123,7 @@ export function readGatewaySettings(file: string): MCPGatewayFileSettings {
 
 function settingError(file: string, key: string, problem: string): MCPConfigError {
   const field = key === 'gateway' ? '"gateway"' : `"gateway.${key}"`;
-  return new MCPConfigError(`config ${file}: ${field} ${problem}`);
+  return new MCPConfigError(`config ${file}: ${field} ${problem}`, { file, field: key });
 }
 
 /**

@@ -73,7 +73,7 @@ export function registerServeCommand(program: Command, context: CommandContext):
         },
       });
       try {
-        const results = await gateway.start();
+        const results = await gateway.start(io.signal ? { signal: io.signal } : {});
         for (const result of results)
           io.stderr(
             result.ok
