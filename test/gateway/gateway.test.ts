@@ -6,7 +6,7 @@
  * a relayed elicitation; and the access check (token, Host, Origin, body size).
  */
 import { request as httpRequest } from 'node:http';
-import type { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCPGateway, readGatewaySettings, STATUS_RESOURCE } from '../../src/gateway/index.js';
 import { loadServerConfig } from '../../src/mcp/index.js';
@@ -182,6 +182,34 @@ describe('elicitation relayed', () => {
       const text = (result.content as { type: string; text: string }[]).map((block) => block.text).join('\n');
       expect(text).toContain('"name": "Ada"');
       expect(result.isError).toBeUndefined();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('sampling from a 2025 stdio upstream to a 2026-07-28 client', async () => {
+    const client = new Client(
+      { name: 'gateway-sampling-test', version: '1.0.0' },
+      { capabilities: { sampling: {} }, versionNegotiation: { mode: 'auto' } },
+    );
+    const asked: unknown[] = [];
+    client.setRequestHandler('sampling/createMessage', async (request) => {
+      asked.push(request.params.messages);
+      return { role: 'assistant', model: 'test-model', content: { type: 'text', text: 'sampled answer' } };
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
+    try {
+      const result = await client.callTool({
+        name: 'everything__trigger-sampling-request',
+        arguments: { prompt: 'say hi', maxTokens: 20 },
+      });
+      expect(asked).toHaveLength(1);
+      const text = (result.content as { text: string }[]).map((block) => block.text).join('\n');
+      expect(text).toContain('sampled answer');
     } finally {
       await client.close();
     }
