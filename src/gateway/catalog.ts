@@ -27,6 +27,9 @@ export class GatewayCatalog {
   readonly #naming: MCPGatewayNaming;
   // URI → server, from the last resources/list; a read of another URI tries the templates.
   readonly #resourceOwners = new Map<string, string>();
+  // The merged tool list and its index by gateway name, built on demand and dropped on every change.
+  #tools: UpstreamTool[] | undefined;
+  #byName: Map<string, UpstreamTool> | undefined;
 
   constructor(servers: MCPServers, naming: MCPGatewayNaming = {}) {
     this.#servers = servers;
@@ -42,13 +45,29 @@ export class GatewayCatalog {
 
   /** Every exposed tool of every upstream that has not failed, as `tools/list` gives it, renamed. */
   tools(): UpstreamTool[] {
-    return upstreamTools(this.#servers, (server, name) => this.gatewayName(server, name));
+    this.#tools ??= upstreamTools(this.#servers, (server, name) => this.gatewayName(server, name));
+    return this.#tools;
   }
 
   /** The upstream of gateway tool `name`, or undefined when no exposed tool has that name. */
   resolveTool(name: string): MCPGatewayTarget | undefined {
-    const found = this.tools().find((tool) => tool.definition.name === name);
+    if (!this.#byName) {
+      this.#byName = new Map();
+      // The first of two tools under one name wins, as a client reading the list in order would take it.
+      for (const tool of this.tools())
+        if (!this.#byName.has(tool.definition.name)) this.#byName.set(tool.definition.name, tool);
+    }
+    const found = this.#byName.get(name);
     return found && { client: found.client, name: found.upstreamName };
+  }
+
+  /**
+   * Forgets the merged tool list, so that the next request builds it again: call it whenever an upstream's
+   * tools or state change (the gateway does, on every `MCPServers` event).
+   */
+  toolsChanged(): void {
+    this.#tools = undefined;
+    this.#byName = undefined;
   }
 
   /** Every upstream's prompts, renamed; upstreams without prompts (or not connected) add none. */

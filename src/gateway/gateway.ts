@@ -170,6 +170,7 @@ export class MCPGateway {
 
   /** Publishes a change to every open subscription: the HTTP listen streams (bus) and stdio connections. */
   #changed(what: Change): void {
+    if (what === 'tools') this.#catalog.toolsChanged();
     this.#bus.publish({ kind: `${what}_list_changed` as const });
     for (const server of this.#stdioInstances) {
       const sent =
@@ -192,9 +193,12 @@ export class MCPGateway {
     };
     const tools = () => this.#changed('tools');
     const onDisconnected = ({ willReconnect }: { willReconnect: boolean }) => {
+      this.#catalog.toolsChanged();
       // A server that has failed offers no tools any more (MCPServers.getTools).
       if (!willReconnect) all();
     };
+    const onConnected = () => this.#catalog.toolsChanged();
+    this.servers.on('connected', onConnected);
     this.servers.on('toolsChanged', tools);
     this.servers.on('reconnected', all);
     this.servers.on('disconnected', onDisconnected);
@@ -202,6 +206,7 @@ export class MCPGateway {
     const onError = () => {};
     this.servers.on('error', onError);
     this.#detach.push(() => {
+      this.servers.off('connected', onConnected);
       this.servers.off('toolsChanged', tools);
       this.servers.off('reconnected', all);
       this.servers.off('disconnected', onDisconnected);
