@@ -5,6 +5,8 @@
  * cancelled mid-way; the end of stdin stopping everything). Uses the built CLI (dist/).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,6 +84,21 @@ describe('agentwire serve over HTTP', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('GATEWAY_TOKEN');
   });
+
+  it('exits 3 when the port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const run = await runBuilt(['serve', '--config', fleet.config, '--port', String(port)], {
+        env: plainEnv({ GATEWAY_TOKEN: TOKEN }),
+      });
+      expect(run.code).toBe(3);
+      expect(run.stderr).toContain(`error: serve: cannot listen on 127.0.0.1:${port}: EADDRINUSE\n`);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  }, 60_000);
 });
 
 describe.each(['auto', 'legacy'] as const)('agentwire serve --stdio, SDK client in %s mode', (mode) => {
