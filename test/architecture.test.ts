@@ -1,6 +1,6 @@
 /**
  * The layering rule: data flows one way, `core → mcp → agent → cli`, with `providers/` and
- * `tools/` beside `mcp/` as leaves over `core/`. A lower layer never imports a higher one, and there are no
+ * `tools/` beside `mcp/` as leaves over `core/`, and `gateway/` (over `mcp/`) for the CLI. A lower layer never imports a higher one, and there are no
  * import cycles. The import graph comes from madge, which reads the TypeScript sources as the compiler does.
  */
 import { readFileSync } from 'node:fs';
@@ -16,7 +16,8 @@ const ALLOWED: Record<string, string[]> = {
   providers: ['core'],
   tools: ['core'],
   agent: ['core', 'mcp', 'providers', 'tools'],
-  cli: ['core', 'mcp', 'providers', 'tools', 'agent'],
+  gateway: ['core', 'mcp'],
+  cli: ['core', 'mcp', 'providers', 'tools', 'agent', 'gateway'],
   '.': ['core', 'mcp', 'providers', 'tools', 'agent'],
 };
 

@@ -11,6 +11,7 @@ import { registerConfigsCommand } from './commands/configs.js';
 import { registerPromptsCommand } from './commands/prompts.js';
 import { registerResourcesCommand } from './commands/resources.js';
 import { registerRunCommand } from './commands/run.js';
+import { registerServeCommand } from './commands/serve.js';
 import { registerServersCommand } from './commands/servers.js';
 import { registerToolsCommand } from './commands/tools.js';
 import type { CommandContext } from './context.js';
@@ -42,6 +43,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   registerResourcesCommand(program, context);
   registerPromptsCommand(program, context);
   registerCompleteCommand(program, context);
+  registerServeCommand(program, context);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;

@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+import { spawn } from 'node:child_process';
+// `agentwire serve` against calling the upstreams directly, in one run: agentwire's client calls `echo` on
+// server-everything and on the fast fixture (stdio upstreams) directly, and through the gateway over stdio
+// (`serve --stdio`: one more stdio hop) and over Streamable HTTP (`serve --port`), taking turns in rounds
+// (the first rotating) so load drifts hit every path alike. Reported: median round trip per path and
+// through / direct (goal: ≤ 1.3× direct over stdio), and 1 000 concurrent calls (wall time, through /
+// direct). Writes bench/results-gateway.json.
+//   npm run build && node --no-warnings bench/gateway.mjs [--quick] [--no-write]
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runMeta } from './lib/meta.mjs';
+import { EVERYTHING, FAST_STDIO, smallEnv } from './lib/servers.mjs';
+import { median, quantile, ratio, rotate, round, usSince } from './lib/stats.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.join(here, '..');
+const dist = path.resolve(root, process.env.AGENTWIRE_DIST ?? 'dist');
+const { MCPClient } = await import(pathToFileURL(path.join(dist, 'index.js')).href);
+const MAIN = path.join(dist, 'cli', 'main.js');
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const COUNTS = quick
+  ? { warmup: 20, rounds: 3, perRound: 30, concurrent: 1000 }
+  : { warmup: 200, rounds: 20, perRound: 100, concurrent: 1000 };
+const TOKEN = 'bench-gateway-token';
+const log = (message) => process.stderr.write(`[gateway] ${message}\n`);
+
+const dir = mkdtempSync(path.join(tmpdir(), 'agentwire-bench-gateway-'));
+const config = path.join(dir, 'servers.json');
+const UPSTREAMS = {
+  everything: {
+    command: process.execPath,
+    args: [EVERYTHING, 'stdio'],
+    tool: 'echo',
+    input: { message: 'hi' },
+  },
+  fast: { command: process.execPath, args: [FAST_STDIO], tool: 'echo', input: { text: 'hi' } },
+};
+writeFileSync(
+  config,
+  JSON.stringify({
+    gateway: { bearerTokenEnv: 'BENCH_GATEWAY_TOKEN' },
+    mcpServers: Object.fromEntries(
+      Object.entries(UPSTREAMS).map(([name, { command, args: argv }]) => [name, { command, args: argv }]),
+    ),
+  }),
+);
+
+/** `agentwire serve` over HTTP: resolves with its URL once it serves. */
+function startHttpGateway() {
+  const child = spawn(process.execPath, [MAIN, 'serve', '--config', config, '--port', '0'], {
+    env: smallEnv({ BENCH_GATEWAY_TOKEN: TOKEN }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      const url = /serving on (\S+)/.exec(stderr)?.[1];
+      if (url) resolve({ child, url });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+}
+
+const clients = {};
+for (const [name, { command, args: argv }] of Object.entries(UPSTREAMS)) {
+  clients[`direct ${name}`] = MCPClient.fromStdio({ command, args: argv, env: smallEnv() }, { name });
+}
+clients['gateway stdio'] = MCPClient.fromStdio(
+  { command: process.execPath, args: [MAIN, 'serve', '--stdio', '--config', config], env: smallEnv() },
+  { name: 'gateway-stdio' },
+);
+const http = await startHttpGateway();
+clients['gateway http'] = MCPClient.fromUrl(http.url, {
+  name: 'gateway-http',
+  headers: { authorization: `Bearer ${TOKEN}` },
+});
+await Promise.all(Object.values(clients).map((client) => client.connect()));
+
+/** The calls of one path: [client, tool, input] per upstream. */
+const PATHS = {
+  direct: (name) => [clients[`direct ${name}`], UPSTREAMS[name].tool],
+  'gateway stdio': (name) => [clients['gateway stdio'], `${name}__${UPSTREAMS[name].tool}`],
+  'gateway http': (name) => [clients['gateway http'], `${name}__${UPSTREAMS[name].tool}`],
+};
+
+const results = { meta: runMeta('node bench/gateway.mjs'), counts: COUNTS, upstreams: {} };
+try {
+  for (const name of Object.keys(UPSTREAMS)) {
+    const input = UPSTREAMS[name].input;
+    const samples = Object.fromEntries(Object.keys(PATHS).map((one) => [one, []]));
+    for (const route of Object.values(PATHS)) {
+      const [client, tool] = route(name);
+      for (let i = 0; i < COUNTS.warmup; i++) await client.callTool(tool, input);
+    }
+    for (let r = 0; r < COUNTS.rounds; r++) {
+      for (const one of rotate(Object.keys(PATHS), r)) {
+        const [client, tool] = PATHS[one](name);
+        for (let i = 0; i < COUNTS.perRound; i++) {
+          const start = performance.now();
+          await client.callTool(tool, input);
+          samples[one].push(usSince(start));
+        }
+      }
+    }
+    const concurrent = {};
+    for (const one of Object.keys(PATHS)) {
+      const [client, tool] = PATHS[one](name);
+      const start = performance.now();
+      await Promise.all(Array.from({ length: COUNTS.concurrent }, () => client.callTool(tool, input)));
+      concurrent[one] = usSince(start) / 1000;
+    }
+    const medianUs = Object.fromEntries(
+      Object.entries(samples).map(([one, list]) => [one, round(median(list))]),
+    );
+    const p90Us = Object.fromEntries(
+      Object.entries(samples).map(([one, list]) => [one, round(quantile(list, 0.9))]),
+    );
+    results.upstreams[name] = {
+      roundTripMedianUs: medianUs,
+      roundTripP90Us: p90Us,
+      roundTripRatio: {
+        'gateway stdio / direct': ratio(medianUs['gateway stdio'], medianUs.direct),
+        'gateway http / direct': ratio(medianUs['gateway http'], medianUs.direct),
+      },
+      concurrentWallMs: Object.fromEntries(Object.entries(concurrent).map(([one, ms]) => [one, round(ms)])),
+      concurrentRatio: {
+        'gateway stdio / direct': ratio(concurrent['gateway stdio'], concurrent.direct),
+        'gateway http / direct': ratio(concurrent['gateway http'], concurrent.direct),
+      },
+    };
+    log(`${name}: ${JSON.stringify(results.upstreams[name])}`);
+  }
+} finally {
+  await Promise.allSettled(Object.values(clients).map((client) => client.disconnect()));
+  http.child.kill('SIGTERM');
+  await new Promise((resolve) => http.child.once('exit', resolve));
+  rmSync(dir, { recursive: true, force: true });
+}
+process.stdout.write(`${JSON.stringify(results.upstreams, null, 2)}\n`);
+if (!args.includes('--no-write'))
+  writeFileSync(path.join(here, 'results-gateway.json'), `${JSON.stringify(results, null, 2)}\n`);

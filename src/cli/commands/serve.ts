@@ -1,0 +1,121 @@
+/**
+ * `agentwire serve --config <file>`: the enabled servers of a configuration file served as one MCP server
+ * (src/gateway/), over Streamable HTTP (`--port`, `--host`) or stdio (`--stdio`), until SIGINT / SIGTERM or,
+ * with `--stdio`, the end of stdin. The HTTP endpoint requires a bearer token, read from the environment
+ * variable `--token-env` (or the file's `gateway.bearerTokenEnv`) names; the token is never printed.
+ */
+import { type Command, InvalidArgumentError } from 'commander';
+import type { CommandContext } from '../context.js';
+import { ExitCode } from '../io.js';
+import { positiveInteger } from '../server-flags.js';
+import { UsageError } from '../usage-error.js';
+
+interface ServeOptions {
+  config: string;
+  port?: number;
+  host?: string;
+  stdio?: boolean;
+  tokenEnv?: string;
+  connectTimeout?: number;
+  callTimeout?: number;
+}
+
+/** Default `--port`. */
+export const DEFAULT_SERVE_PORT = 8787;
+
+/**
+ * Registers `serve`. Status lines go to stderr (stdout is the protocol with `--stdio`): which servers
+ * connected, then `serving on <url>` or `serving on stdio`.
+ *
+ * Exit codes: 0 stopped by a signal or the end of stdin, 2 the command line or file is wrong (no token for
+ * HTTP included), 3 the port cannot be bound.
+ */
+export function registerServeCommand(program: Command, context: CommandContext): void {
+  program
+    .command('serve')
+    .description('serve the servers of a config file as one MCP server (Streamable HTTP or stdio)')
+    .requiredOption('--config <file>', 'server configuration file (mcpServers / VS Code servers JSON)')
+    .option(
+      '--port <n>',
+      `TCP port of the HTTP endpoint, 0 for any free one (default ${DEFAULT_SERVE_PORT})`,
+      port,
+    )
+    .option('--host <address>', 'interface to bind (default 127.0.0.1)')
+    .option('--stdio', 'serve one client on stdin/stdout instead of HTTP')
+    .option('--token-env <name>', 'environment variable holding the bearer token HTTP clients must send')
+    .option('--connect-timeout <ms>', 'bound on connecting to each server, in ms', positiveInteger)
+    .option('--call-timeout <ms>', 'bound on each relayed tool call, in ms (default 60000)', positiveInteger)
+    .action(async (options: ServeOptions) => {
+      const { loadServerConfig } = await import('../../mcp/index.js');
+      const { MCPGateway, readGatewaySettings } = await import('../../gateway/index.js');
+      const config = await loadServerConfig(options.config);
+      const settings = readGatewaySettings(config.source);
+      const io = context.io;
+      let token: string | undefined;
+      if (!options.stdio) {
+        const variable = options.tokenEnv ?? settings.bearerTokenEnv;
+        if (variable === undefined)
+          throw new UsageError(
+            'serve over HTTP needs a bearer token: give --token-env <name> or gateway.bearerTokenEnv',
+          );
+        token = process.env[variable];
+        if (!token)
+          throw new UsageError(`serve: the environment variable ${variable} (the bearer token) is not set`);
+      }
+      const gateway = MCPGateway.fromConfig(config, {
+        ...settings,
+        clients: {
+          reconnect: { enabled: true },
+          ...(options.connectTimeout !== undefined && { connectTimeoutMs: options.connectTimeout }),
+          callOptions: { timeoutMs: options.callTimeout ?? 60_000, resetTimeoutOnProgress: true },
+          // Kept for their errors only, never written out: with --stdio our stdout is the protocol.
+          stderr: 'capture',
+        },
+      });
+      try {
+        const results = await gateway.start(io.signal ? { signal: io.signal } : {});
+        for (const result of results)
+          io.stderr(
+            result.ok
+              ? `connected ${result.name} (${result.toolCount} tools)\n`
+              : `failed ${result.name}: ${result.error.message}\n`,
+          );
+        const stopped = new Promise<void>((resolve) => {
+          if (io.signal?.aborted) resolve();
+          io.signal?.addEventListener('abort', () => resolve(), { once: true });
+        });
+        if (options.stdio) {
+          const host = gateway.serveStdio();
+          io.stderr('serving on stdio\n');
+          await Promise.race([stopped, host.ended]);
+        } else {
+          const host = await gateway
+            .listen({
+              port: options.port ?? DEFAULT_SERVE_PORT,
+              host: options.host ?? '127.0.0.1',
+              bearerToken: token as string,
+              ...(settings.allowedHosts && { allowedHosts: settings.allowedHosts }),
+            })
+            .catch((error: unknown) => {
+              io.stderr(
+                `error: serve: cannot listen on ${options.host ?? '127.0.0.1'}:${options.port ?? DEFAULT_SERVE_PORT}: ${(error as NodeJS.ErrnoException).code ?? 'error'}\n`,
+              );
+              context.exit(ExitCode.connection);
+              return undefined;
+            });
+          if (!host) return;
+          io.stderr(`serving on ${host.url}\n`);
+          await stopped;
+        }
+        io.stderr('stopping\n');
+      } finally {
+        await gateway.close();
+      }
+    });
+}
+
+function port(value: string): number {
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || parsed > 65535) throw new InvalidArgumentError('Expected a port, 0 to 65535.');
+  return parsed;
+}

@@ -1,0 +1,127 @@
+/**
+ * The gateway's catalog: every upstream's tools, prompts, resources and resource templates merged into one
+ * list each, tools and prompts under prefixed names, and the way back from a name or URI to its upstream.
+ *
+ * Tools are the exposed ones of `MCPServers` (after each entry's `allowTools` / `blockTools`), in the order
+ * servers were configured, each server's in its own order. Prompts are prefixed the same way; resources and
+ * templates keep their URIs (a URI names the resource itself, and clients may hold it), and a read goes to
+ * the upstream that listed the URI, or whose template matches it.
+ */
+import { UriTemplate } from '@modelcontextprotocol/server';
+import type { MCPClient } from '../mcp/client/client.js';
+import type { Prompt, Resource, ResourceTemplate } from '../mcp/protocol/types.js';
+import { DEFAULT_PREFIX_SEPARATOR, serverPrefix } from '../mcp/servers/prefix.js';
+import type { MCPServers } from '../mcp/servers/servers.js';
+import type { MCPGatewayNaming } from './options.js';
+import { listOf, type UpstreamTool, upstreamTools } from './tool-list.js';
+
+/** Where a gateway name leads: the upstream client and the name it knows. */
+export interface MCPGatewayTarget {
+  client: MCPClient;
+  name: string;
+}
+
+/** Names of the gateway, mapped to and from each upstream's. */
+export class GatewayCatalog {
+  readonly #servers: MCPServers;
+  readonly #naming: MCPGatewayNaming;
+  // URI → server, from the last resources/list; a read of another URI tries the templates.
+  readonly #resourceOwners = new Map<string, string>();
+  // The merged tool list and its index by gateway name, built on demand and dropped on every change.
+  #tools: UpstreamTool[] | undefined;
+  #byName: Map<string, UpstreamTool> | undefined;
+
+  constructor(servers: MCPServers, naming: MCPGatewayNaming = {}) {
+    this.#servers = servers;
+    this.#naming = naming;
+  }
+
+  /** `<prefix><separator><name>`, or `name` for a server configured with `prefix: false`. */
+  gatewayName(server: string, name: string): string {
+    const prefix = this.#naming.prefixes?.[server];
+    if (prefix === false) return name;
+    return `${serverPrefix(prefix ?? server)}${this.#naming.separator ?? DEFAULT_PREFIX_SEPARATOR}${name}`;
+  }
+
+  /** Every exposed tool of every upstream that has not failed, as `tools/list` gives it, renamed. */
+  tools(): UpstreamTool[] {
+    this.#tools ??= upstreamTools(this.#servers, (server, name) => this.gatewayName(server, name));
+    return this.#tools;
+  }
+
+  /** The upstream of gateway tool `name`, or undefined when no exposed tool has that name. */
+  resolveTool(name: string): MCPGatewayTarget | undefined {
+    if (!this.#byName) {
+      this.#byName = new Map();
+      // The first of two tools under one name wins, as a client reading the list in order would take it.
+      for (const tool of this.tools())
+        if (!this.#byName.has(tool.definition.name)) this.#byName.set(tool.definition.name, tool);
+    }
+    const found = this.#byName.get(name);
+    return found && { client: found.client, name: found.upstreamName };
+  }
+
+  /**
+   * Forgets the merged tool list, so that the next request builds it again: call it whenever an upstream's
+   * tools or state change (the gateway does, on every `MCPServers` event).
+   */
+  toolsChanged(): void {
+    this.#tools = undefined;
+    this.#byName = undefined;
+  }
+
+  /** Every upstream's prompts, renamed; upstreams without prompts (or not connected) add none. */
+  async prompts(): Promise<Prompt[]> {
+    const lists = await listOf(this.#servers, (client) => client.listPrompts());
+    return lists.flatMap(({ client, items }) =>
+      items.map((prompt) => ({ ...prompt, name: this.gatewayName(client.name, prompt.name) })),
+    );
+  }
+
+  /** The upstream of gateway prompt `name`. */
+  async resolvePrompt(name: string): Promise<MCPGatewayTarget | undefined> {
+    const lists = await listOf(this.#servers, (client) => client.listPrompts());
+    for (const { client, items } of lists) {
+      const prompt = items.find((item) => this.gatewayName(client.name, item.name) === name);
+      if (prompt) return { client, name: prompt.name };
+    }
+    return undefined;
+  }
+
+  /** Every upstream's resources, URIs unchanged; remembers which upstream listed each URI. */
+  async resources(): Promise<Resource[]> {
+    const lists = await listOf(this.#servers, (client) => client.listResources());
+    for (const { client, items } of lists)
+      for (const resource of items) this.#resourceOwners.set(resource.uri, client.name);
+    return lists.flatMap(({ items }) => items);
+  }
+
+  /** Every upstream's resource templates. */
+  async resourceTemplates(): Promise<ResourceTemplate[]> {
+    const lists = await listOf(this.#servers, (client) => client.listResourceTemplates());
+    return lists.flatMap(({ items }) => items);
+  }
+
+  /** The upstream of resource `uri`: the one that listed it, else the first whose template matches it. */
+  async resolveResource(uri: string): Promise<MCPClient | undefined> {
+    const known = this.#resourceOwners.get(uri);
+    const owner = known === undefined ? undefined : this.#servers.get(known);
+    if (owner) return owner;
+    const templates = await listOf(this.#servers, (client) => client.listResourceTemplates());
+    for (const { client, items } of templates) {
+      if (items.some((template) => matches(template.uriTemplate, uri))) return client;
+    }
+    await this.resources();
+    const listed = this.#resourceOwners.get(uri);
+    return listed === undefined ? undefined : this.#servers.get(listed);
+  }
+}
+
+function matches(template: string, uri: string): boolean {
+  try {
+    return new UriTemplate(template).match(uri) !== null;
+  } catch {
+    // A template the SDK cannot parse matches nothing.
+    return false;
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * `MCPGateway`: the upstream MCP servers of an `MCPServers` served as one MCP server, over Streamable HTTP
+ * (http-host.ts) and stdio (stdio-host.ts), to clients of the 2026-07-28 and 2025 revisions alike, while
+ * agentwire's client speaks to each upstream in the revision it speaks. Lists come from the catalog
+ * (catalog.ts), requests are routed by routing.ts, upstream questions relayed by relay.ts.
+ *
+ * Changes propagate: an upstream's `list_changed` (and its reconnect or failure, which changes what it
+ * offers) becomes the gateway's own change notification (MCP spec 2026-07-28, "Subscriptions": on every open
+ * `subscriptions/listen` stream, through the event bus; 2025 stdio connections get `list_changed`). An
+ * upstream that fails leaves the others working; reconnecting is its client's business (`reconnect`).
+ */
+import {
+  createMcpHandler,
+  InMemoryServerEventBus,
+  type McpHttpHandler,
+  type Server,
+  type ServerEventBus,
+} from '@modelcontextprotocol/server';
+import { VERSION } from '../core/version.js';
+import type { MCPConnectOptions } from '../mcp/client/client.js';
+import type { MCPCreateClientOptions } from '../mcp/client/create-client.js';
+import type { MCPServerConfig } from '../mcp/config/load.js';
+import { MCPServers } from '../mcp/servers/servers.js';
+import { createAccessCheck, type MCPGatewayAccessOptions } from './access.js';
+import { GatewayCatalog } from './catalog.js';
+import { listenHttp, type MCPGatewayHttpHost, type MCPGatewayListenOptions } from './http-host.js';
+import {
+  checkCount,
+  DEFAULT_INPUT_WAIT_MS,
+  DEFAULT_MAX_REQUEST_BODY_BYTES,
+  DEFAULT_MAX_SUBSCRIPTIONS,
+  type MCPGatewayOptions,
+} from './options.js';
+import { InputRelay } from './relay.js';
+import { type GatewayRoutes, gatewayServerFactory } from './routing.js';
+import { GatewayStatus, type MCPGatewayStatusDocument } from './status.js';
+import { type MCPGatewayStdioHost, type MCPGatewayStdioOptions, serveGatewayStdio } from './stdio-host.js';
+
+type Change = 'tools' | 'prompts' | 'resources';
+
+/** Options of {@link MCPGateway.fromConfig}: the gateway's, plus the options of every upstream client. */
+export interface MCPGatewayConfigOptions extends MCPGatewayOptions {
+  /** Options for every upstream client (timeouts, `reconnect`, `stderr`, …); the relay's handlers are added. */
+  clients?: Omit<MCPCreateClientOptions, 'onElicitation' | 'onSampling'>;
+}
+
+/** Many MCP servers as one; see the file header. */
+export class MCPGateway {
+  /** The upstreams. */
+  readonly servers: MCPServers;
+  readonly #relay: InputRelay;
+  readonly #catalog: GatewayCatalog;
+  readonly #status: GatewayStatus;
+  readonly #options: MCPGatewayOptions;
+  readonly #bus: ServerEventBus;
+  readonly #stdioInstances = new Set<Server>();
+  readonly #hosts = new Set<{ close(): Promise<void> }>();
+  readonly #handlers = new Set<McpHttpHandler>();
+  readonly #detach: (() => void)[] = [];
+  #closing: Promise<void> | undefined;
+
+  /**
+   * A gateway over the servers of `config` (one client each, with the entry's `allowTools` / `blockTools`
+   * and `maxConcurrentCalls`), whose elicitation and sampling requests are relayed to the gateway's clients.
+   * Nothing is started: call {@link start}.
+   */
+  static fromConfig(config: MCPServerConfig, options: MCPGatewayConfigOptions = {}): MCPGateway {
+    const { clients, ...gateway } = options;
+    const relay = new InputRelay(gateway.inputWaitMs ?? DEFAULT_INPUT_WAIT_MS);
+    const servers = MCPServers.fromConfig(config, { ...clients, ...relay.handlers() });
+    return new MCPGateway(servers, gateway, relay);
+  }
+
+  /**
+   * A gateway over `servers`. Their clients' `onElicitation` / `onSampling` should be
+   * `gateway.relayHandlers()`' for questions to reach the gateway's clients; `fromConfig` does that.
+   * @throws RangeError when a count option is not a whole number ≥ 1.
+   */
+  constructor(servers: MCPServers, options: MCPGatewayOptions = {}, relay?: InputRelay) {
+    checkCount('maxSubscriptions', options.maxSubscriptions);
+    checkCount('maxRequestBodyBytes', options.maxRequestBodyBytes);
+    checkCount('inputWaitMs', options.inputWaitMs);
+    this.servers = servers;
+    this.#options = options;
+    this.#relay = relay ?? new InputRelay(options.inputWaitMs ?? DEFAULT_INPUT_WAIT_MS);
+    this.#catalog = new GatewayCatalog(servers, options);
+    this.#status = new GatewayStatus(servers, (server, name) => this.#catalog.gatewayName(server, name));
+    this.#bus = options.bus ?? new InMemoryServerEventBus();
+    this.#follow();
+  }
+
+  /** The handlers for upstream clients that relay their questions to the gateway's clients. */
+  relayHandlers(): ReturnType<InputRelay['handlers']> {
+    return this.#relay.handlers();
+  }
+
+  /**
+   * Connects every upstream in parallel; see `MCPServers.connectAll` (never rejects for one's failure;
+   * `options.signal` stops the connects still under way).
+   */
+  start(options: MCPConnectOptions = {}): ReturnType<MCPServers['connectAll']> {
+    return this.servers.connectAll(options);
+  }
+
+  /** The status document (status.ts). */
+  status(): MCPGatewayStatusDocument {
+    return this.#status.document();
+  }
+
+  /**
+   * Serves the gateway over Streamable HTTP at `http://<host>:<port>/mcp`, bound to 127.0.0.1 unless
+   * `host` says otherwise, behind the access check (a bearer token or an OAuth verifier is required).
+   * @throws TypeError from the access check's options; the `listen` error when the port cannot be bound.
+   */
+  async listen(options: MCPGatewayListenOptions & MCPGatewayAccessOptions): Promise<MCPGatewayHttpHost> {
+    const access = createAccessCheck(options);
+    const maxRequestBodyBytes = this.#options.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES;
+    const handler = createMcpHandler(gatewayServerFactory(this.#routes(false)), {
+      bus: this.#bus,
+      maxSubscriptions: this.#options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
+      maxRequestBodySize: maxRequestBodyBytes,
+    });
+    this.#handlers.add(handler);
+    const host = await listenHttp(
+      { handler, access, status: () => this.status(), maxRequestBodyBytes },
+      options,
+    ).catch((error: unknown) => {
+      this.#handlers.delete(handler);
+      throw error;
+    });
+    this.#hosts.add(host);
+    return host;
+  }
+
+  /** Serves the gateway on one stdio connection (default: this process's stdin and stdout). */
+  serveStdio(options: MCPGatewayStdioOptions = {}): MCPGatewayStdioHost {
+    const routes = this.#routes(true, (server) => {
+      this.#stdioInstances.add(server);
+      server.onclose = () => this.#stdioInstances.delete(server);
+    });
+    const host = serveGatewayStdio(gatewayServerFactory(routes), {
+      ...options,
+      maxSubscriptions: this.#options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
+    });
+    this.#hosts.add(host);
+    return host;
+  }
+
+  /** Closes every host (ports closed, exchanges ended), then disconnects every upstream. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      for (const detach of this.#detach) detach();
+      this.#relay.close();
+      await Promise.allSettled([...this.#hosts].map((host) => host.close()));
+      await this.servers.disconnectAll();
+    })();
+    return this.#closing;
+  }
+
+  #routes(legacyCanAsk: boolean, track?: (server: Server) => void): GatewayRoutes {
+    return {
+      legacyCanAsk,
+      catalog: this.#catalog,
+      relay: this.#relay,
+      status: this.#status,
+      serverInfo: this.#options.serverInfo ?? { name: 'agentwire-gateway', version: VERSION },
+      ...(track && { track }),
+    };
+  }
+
+  /** Publishes a change to every open subscription: the HTTP listen streams (bus) and stdio connections. */
+  #changed(what: Change): void {
+    if (what === 'tools') this.#catalog.toolsChanged();
+    this.#bus.publish({ kind: `${what}_list_changed` as const });
+    for (const server of this.#stdioInstances) {
+      const sent =
+        what === 'tools'
+          ? server.sendToolListChanged()
+          : what === 'prompts'
+            ? server.sendPromptListChanged()
+            : server.sendResourceListChanged();
+      sent.catch(() => {
+        // A connection closing meanwhile: it has nobody left to tell.
+      });
+    }
+  }
+
+  #follow(): void {
+    const all = () => {
+      this.#changed('tools');
+      this.#changed('prompts');
+      this.#changed('resources');
+    };
+    const tools = () => this.#changed('tools');
+    const onDisconnected = ({ willReconnect }: { willReconnect: boolean }) => {
+      this.#catalog.toolsChanged();
+      // A server that has failed offers no tools any more (MCPServers.getTools).
+      if (!willReconnect) all();
+    };
+    const onConnected = () => this.#catalog.toolsChanged();
+    this.servers.on('connected', onConnected);
+    this.servers.on('toolsChanged', tools);
+    this.servers.on('reconnected', all);
+    this.servers.on('disconnected', onDisconnected);
+    // An upstream's background errors are its status's business; listening keeps them from being thrown.
+    const onError = () => {};
+    this.servers.on('error', onError);
+    this.#detach.push(() => {
+      this.servers.off('connected', onConnected);
+      this.servers.off('toolsChanged', tools);
+      this.servers.off('reconnected', all);
+      this.servers.off('disconnected', onDisconnected);
+      this.servers.off('error', onError);
+    });
+    for (const client of this.servers.clients()) {
+      const prompts = () => this.#changed('prompts');
+      const resources = () => this.#changed('resources');
+      client.on('promptsChanged', prompts);
+      client.on('resourcesChanged', resources);
+      this.#detach.push(() => {
+        client.off('promptsChanged', prompts);
+        client.off('resourcesChanged', resources);
+      });
+    }
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The gateway over Streamable HTTP (MCP spec 2026-07-28, "Transports > Streamable HTTP"): a `node:http`
+ * server in front of the MCP SDK's `createMcpHandler`, which serves 2026-07-28 requests and, statelessly,
+ * 2025-era ones from the same factory. The endpoint is `/mcp`; `GET /status` answers the status document.
+ * Every request passes the access check first (access.ts), and bodies over `maxRequestBodyBytes` are
+ * answered 413 before they are parsed.
+ */
+import {
+  createServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import type { MCPGatewayAccessCheck } from './access.js';
+
+/** Where the HTTP host listens. */
+export interface MCPGatewayListenOptions {
+  /** TCP port; 0 picks a free one. Default 0. */
+  port?: number;
+  /** Interface to bind. Default `'127.0.0.1'` (loopback only). */
+  host?: string;
+}
+
+/** A listening HTTP host. */
+export interface MCPGatewayHttpHost {
+  /** `http://<host>:<port>/mcp`. */
+  readonly url: string;
+  /** The bound port. */
+  readonly port: number;
+  /** Stops accepting, ends open exchanges and connections, and closes the port. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** What the host serves. */
+export interface HttpHostRoutes {
+  handler: McpHttpHandler;
+  access: MCPGatewayAccessCheck;
+  status: () => unknown;
+  maxRequestBodyBytes: number;
+}
+
+/**
+ * Starts listening.
+ * @throws the `listen` error (`EADDRINUSE`, `EACCES`, …) when the port cannot be bound.
+ */
+export async function listenHttp(
+  routes: HttpHostRoutes,
+  options: MCPGatewayListenOptions = {},
+): Promise<MCPGatewayHttpHost> {
+  const server = createServer((req, res) => {
+    serve(routes, req, res).catch(() => {
+      // Only a write to a socket already gone can fail here; the exchange is over either way.
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shown}:${port}/mcp`,
+    port,
+    close: () => {
+      closing ??= closeHost(server, routes.handler);
+      return closing;
+    },
+  };
+}
+
+async function closeHost(server: HttpServer, handler: McpHttpHandler): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  await handler.close().catch(() => {});
+  server.closeAllConnections();
+  await closed;
+}
+
+async function serve(routes: HttpHostRoutes, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://gateway').pathname;
+  if (path !== '/mcp' && path !== '/status') return void res.writeHead(404).end();
+  const aborted = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) aborted.abort();
+  });
+  const body = await readBody(req, routes.maxRequestBodyBytes);
+  if (body === 'too_large') {
+    res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+    return void res.end(JSON.stringify({ error: 'request body too large' }));
+  }
+  const request = toRequest(req, body, aborted.signal);
+  const access = await routes.access(request);
+  if (access instanceof Response) return write(access, res);
+  if (path === '/status') {
+    if (req.method !== 'GET') return void res.writeHead(405, { allow: 'GET' }).end();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return void res.end(JSON.stringify(routes.status()));
+  }
+  return write(await routes.handler.fetch(request, { authInfo: access }), res);
+}
+
+/** The body, or `'too_large'` once it passes `max` bytes (the rest is not read). */
+async function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too_large'> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) return 'too_large';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > max) return 'too_large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function toRequest(req: IncomingMessage, body: Buffer, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD' && body.length > 0;
+  // The Host header is checked by the access check; the URL's own host only has to parse.
+  return new Request(`http://${req.headers.host ?? 'gateway'}${req.url ?? '/'}`, {
+    method,
+    headers,
+    signal,
+    ...(hasBody && { body }),
+  });
+}
+
+/** Writes a web `Response` to `res`, streaming its body (SSE responses stay open until they end). */
+async function write(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (!response.body) return void res.end();
+  const stream = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
+  res.on('close', () => stream.destroy());
+  stream.on('error', () => res.destroy());
+  stream.pipe(res);
+}

@@ -1,0 +1,24 @@
+/**
+ * gateway/: many MCP servers served as one MCP server (`agentwire serve`), over Streamable HTTP and stdio,
+ * to clients of the 2026-07-28 and 2025 revisions. See gateway.ts.
+ */
+export type { MCPGatewayAccessCheck, MCPGatewayAccessOptions } from './access.js';
+export { createAccessCheck } from './access.js';
+export type { MCPGatewayTarget } from './catalog.js';
+export { MCPGateway, type MCPGatewayConfigOptions } from './gateway.js';
+export type { MCPGatewayHttpHost, MCPGatewayListenOptions } from './http-host.js';
+export {
+  DEFAULT_INPUT_WAIT_MS,
+  DEFAULT_MAX_REQUEST_BODY_BYTES,
+  DEFAULT_MAX_SUBSCRIPTIONS,
+  type MCPGatewayFileSettings,
+  type MCPGatewayNaming,
+  type MCPGatewayOptions,
+  readGatewaySettings,
+} from './options.js';
+export {
+  type MCPGatewayStatusDocument,
+  type MCPGatewayUpstreamStatus,
+  STATUS_RESOURCE,
+} from './status.js';
+export type { MCPGatewayStdioHost, MCPGatewayStdioOptions } from './stdio-host.js';

@@ -1,0 +1,136 @@
+/**
+ * The gateway's options, and the `gateway` section of a configuration file that sets them.
+ *
+ * A configuration file for `agentwire serve` is an ordinary server configuration (`mcpServers` / `servers`)
+ * plus an optional top-level `gateway` object, which other hosts ignore:
+ *
+ * ```json
+ * { "gateway": { "bearerTokenEnv": "GATEWAY_TOKEN", "separator": "__" },
+ *   "mcpServers": { "fs": { "command": "npx", "args": ["…"], "prefix": "files", "maxConcurrentCalls": 1 } } }
+ * ```
+ *
+ * Each entry may carry `"prefix"`: the string its tools and prompts are prefixed with (default: the server's
+ * name), or `false` for none.
+ */
+import { readFileSync } from 'node:fs';
+import type { ServerEventBus } from '@modelcontextprotocol/server';
+import { isRecord } from '../core/json.js';
+import { parseConfigText } from '../mcp/config/text.js';
+import { MCPConfigError } from '../mcp/protocol/errors.js';
+
+/** Default of `maxRequestBodyBytes`: 4 MiB, the MCP SDK's. */
+export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
+/** Default of `maxSubscriptions`: the MCP SDK's 1024. */
+export const DEFAULT_MAX_SUBSCRIPTIONS = 1024;
+/** Default of `inputWaitMs`: how long an upstream's question waits for the gateway client's answer, in ms. */
+export const DEFAULT_INPUT_WAIT_MS = 120_000;
+
+/** How the tools and prompts of one upstream are named at the gateway. */
+export interface MCPGatewayNaming {
+  /** Per server name: its prefix, or `false` for none. Default: the server's name. */
+  prefixes?: Readonly<Record<string, string | false>>;
+  /** Between prefix and name. Default `'__'`. */
+  separator?: string;
+}
+
+/** Options of `MCPGateway`. */
+export interface MCPGatewayOptions extends MCPGatewayNaming {
+  /** `serverInfo` the gateway announces. Default `{ name: 'agentwire-gateway', version: <agentwire's> }`. */
+  serverInfo?: { name: string; version: string };
+  /**
+   * The change-event bus that `subscriptions/listen` streams of the HTTP endpoint subscribe to (MCP spec
+   * 2026-07-28, "Subscriptions"). Default: the MCP SDK's in-memory bus. Give a shared one (Redis, …) to run
+   * several gateway processes behind one address.
+   */
+  bus?: ServerEventBus;
+  /** Most `subscriptions/listen` streams open at once per endpoint (HTTP) or connection (stdio). Default 1024. */
+  maxSubscriptions?: number;
+  /** Largest HTTP request body accepted, in bytes; larger ones are answered 413. Default 4 MiB. */
+  maxRequestBodyBytes?: number;
+  /**
+   * How long an elicitation or sampling request from an upstream waits for the gateway client to answer
+   * (through an `input_required` round in 2026-07-28), in ms; then it is cancelled. Default 120 000.
+   */
+  inputWaitMs?: number;
+}
+
+/** The `gateway` section of a configuration file, read. */
+export interface MCPGatewayFileSettings extends MCPGatewayNaming {
+  /** `bearerTokenEnv`: the environment variable holding the bearer token HTTP clients must present. */
+  bearerTokenEnv?: string;
+  /** `maxSubscriptions`. */
+  maxSubscriptions?: number;
+  /** `maxRequestBodyBytes`. */
+  maxRequestBodyBytes?: number;
+  /** `allowedHosts`: extra Host names accepted besides the loopback names. */
+  allowedHosts?: string[];
+}
+
+/**
+ * Reads the `gateway` section and the entries' `prefix` fields of the configuration file `file` (JSON or
+ * JSONC, as `loadServerConfig` reads it).
+ * @throws MCPConfigError naming the field when one has the wrong type, or the file when it is not JSON.
+ */
+export function readGatewaySettings(file: string): MCPGatewayFileSettings {
+  // Read as loadServerConfig reads it (JSON or JSONC), which has already checked the file.
+  const raw = parseConfigText(readFileSync(file, 'utf8'), file);
+  if (!isRecord(raw)) return {};
+  const section = raw.gateway === undefined ? {} : raw.gateway;
+  if (!isRecord(section)) throw settingError(file, 'gateway', 'must be an object');
+  const settings: MCPGatewayFileSettings = {};
+  const text = (key: string) => {
+    const value = section[key];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || value === '')
+      throw settingError(file, key, 'must be a non-empty string');
+    return value;
+  };
+  const count = (key: string) => {
+    const value = section[key];
+    if (value === undefined) return undefined;
+    if (!Number.isInteger(value) || (value as number) < 1)
+      throw settingError(file, key, 'must be a whole number ≥ 1');
+    return value as number;
+  };
+  const token = text('bearerTokenEnv');
+  if (token !== undefined) settings.bearerTokenEnv = token;
+  const separator = text('separator');
+  if (separator !== undefined) settings.separator = separator;
+  const subscriptions = count('maxSubscriptions');
+  if (subscriptions !== undefined) settings.maxSubscriptions = subscriptions;
+  const body = count('maxRequestBodyBytes');
+  if (body !== undefined) settings.maxRequestBodyBytes = body;
+  const hosts = section.allowedHosts;
+  if (hosts !== undefined) {
+    if (!Array.isArray(hosts) || !hosts.every((host) => typeof host === 'string'))
+      throw settingError(file, 'allowedHosts', 'must be an array of strings');
+    settings.allowedHosts = hosts;
+  }
+  const entries = isRecord(raw.mcpServers) ? raw.mcpServers : isRecord(raw.servers) ? raw.servers : {};
+  const prefixes: Record<string, string | false> = {};
+  for (const [name, entry] of Object.entries(entries)) {
+    if (!isRecord(entry) || entry.prefix === undefined) continue;
+    if (entry.prefix !== false && (typeof entry.prefix !== 'string' || entry.prefix === ''))
+      throw new MCPConfigError(
+        `config ${file}: server "${name}": "prefix" must be a non-empty string or false`,
+        { file, entry: name, field: 'prefix' },
+      );
+    prefixes[name] = entry.prefix;
+  }
+  if (Object.keys(prefixes).length > 0) settings.prefixes = prefixes;
+  return settings;
+}
+
+function settingError(file: string, key: string, problem: string): MCPConfigError {
+  const field = key === 'gateway' ? '"gateway"' : `"gateway.${key}"`;
+  return new MCPConfigError(`config ${file}: ${field} ${problem}`, { file, field: key });
+}
+
+/**
+ * Checks that `value` is a whole number ≥ 1 (or unset).
+ * @throws RangeError naming the option otherwise.
+ */
+export function checkCount(name: string, value: number | undefined): void {
+  if (value !== undefined && (!Number.isInteger(value) || value < 1))
+    throw new RangeError(`MCPGateway: ${name} must be a whole number ≥ 1 (got ${value})`);
+}

@@ -1,0 +1,202 @@
+/**
+ * The gateway's MCP server: one low-level SDK `Server` per serving unit (an HTTP request, a stdio
+ * connection; MCP SDK `McpServerFactory`), whose handlers answer lists from the catalog and route calls,
+ * reads and prompt requests to their upstream. Results pass through as the upstream gave them (content
+ * blocks, `structuredContent`, `isError`, `_meta`), minus the fields that describe the upstream's own
+ * exchange (its `resultType` and caching hints, its `serverInfo`), which the gateway's SDK server sets for
+ * its own. Progress of a call is forwarded to the client that asked for it, cancellation to the upstream.
+ */
+import {
+  type McpRequestContext,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { MCPClient } from '../mcp/client/client.js';
+import { MCPCallError } from '../mcp/protocol/errors.js';
+import type { GatewayCatalog } from './catalog.js';
+import type { InputRelay, RelayRound } from './relay.js';
+import { type GatewayStatus, STATUS_RESOURCE } from './status.js';
+
+/** What the handlers need of the gateway. */
+export interface GatewayRoutes {
+  catalog: GatewayCatalog;
+  relay: InputRelay;
+  status: GatewayStatus;
+  serverInfo: { name: string; version: string };
+  /** Told of each instance made, and of its closing (stdio instances deliver their own notifications). */
+  track?: (server: Server) => void;
+  /**
+   * Whether 2025-era instances can ask their client anything: true on a stdio connection, false for the
+   * stateless 2025-era HTTP leg, which cannot receive the client's answer to a server request.
+   */
+  legacyCanAsk: boolean;
+}
+
+type Context = ServerContext;
+type Result = Record<string, unknown>;
+
+// Fields of an upstream result about its own exchange with the gateway, not the gateway's with its client.
+const OWN_FIELDS = new Set(['resultType', 'ttlMs', 'cacheScope']);
+const OWN_META = new Set(['io.modelcontextprotocol/serverInfo']);
+
+/** A factory for `createMcpHandler` / `serveStdio`: a fresh server for one era, with the gateway's handlers. */
+export function gatewayServerFactory(routes: GatewayRoutes): (context: McpRequestContext) => Server {
+  return ({ era }) => {
+    const server = new Server(routes.serverInfo, {
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { listChanged: true },
+        prompts: { listChanged: true },
+      },
+    });
+    register(server, routes, era === 'modern' || routes.legacyCanAsk);
+    routes.track?.(server);
+    return server;
+  };
+}
+
+function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void {
+  const { catalog } = routes;
+  const relay = { round: relayRound(routes.relay, canAsk) };
+  server.setRequestHandler(
+    'tools/list',
+    // Definitions pass through as the upstreams gave them; the SDK's types are narrower than the wire.
+    () => ({ tools: catalog.tools().map((tool) => tool.definition) }) as never,
+  );
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const { name, arguments: input = {} } = request.params;
+    const target = catalog.resolveTool(name);
+    if (!target) throw unknownTool(routes, name);
+    const progress = progressForwarder(request.params._meta?.progressToken, ctx);
+    const result = await relayed(relay, target.client, ctx, (signal) =>
+      target.client.callTool(target.name, input, {
+        signal,
+        // The gateway's client decides whether a call lost with its upstream is sent again.
+        retryOnReconnect: false,
+        ...(progress && { onprogress: progress }),
+      }),
+    );
+    return passThrough(result) as never;
+  });
+  server.setRequestHandler('prompts/list', async () => ({ prompts: await catalog.prompts() }));
+  server.setRequestHandler('prompts/get', async (request, ctx) => {
+    const target = await catalog.resolvePrompt(request.params.name);
+    if (!target) throw invalidParams(`Prompt ${request.params.name} not found`);
+    const args = request.params.arguments ?? {};
+    const result = await relayed(relay, target.client, ctx, (signal) =>
+      target.client.getPrompt(target.name, args, { signal }),
+    );
+    return passThrough(result) as never;
+  });
+  server.setRequestHandler('resources/list', async () => ({
+    resources: [routes.status.resource(), ...(await catalog.resources())],
+  }));
+  server.setRequestHandler('resources/templates/list', async () => ({
+    resourceTemplates: await catalog.resourceTemplates(),
+  }));
+  server.setRequestHandler('resources/read', async (request, ctx) => {
+    const { uri } = request.params;
+    if (uri === STATUS_RESOURCE) return routes.status.read() as never;
+    const client = await catalog.resolveResource(uri);
+    if (!client) throw invalidParams(`Resource ${uri} not found`);
+    const result = await relayed(relay, client, ctx, (signal) => client.readResource(uri, { signal }));
+    return passThrough(result) as never;
+  });
+}
+
+/** One round of `start` through the relay, with an upstream failure turned into the client's error. */
+type Relay = {
+  round: (
+    server: string,
+    round: RelayRound,
+    start: (signal: AbortSignal) => Promise<object>,
+  ) => Promise<object>;
+};
+
+function relayRound(relay: InputRelay, canAsk: boolean): Relay['round'] {
+  return (server, round, start) => relay.round(server, { ...round, canAsk }, start);
+}
+
+async function relayed(
+  relay: Relay,
+  client: MCPClient,
+  ctx: Context,
+  start: (signal: AbortSignal) => Promise<object>,
+): Promise<object> {
+  const state = ctx.mcpReq.requestState();
+  const round: RelayRound = {
+    requestState: typeof state === 'string' ? state : undefined,
+    inputResponses: ctx.mcpReq.inputResponses,
+    signal: ctx.mcpReq.signal,
+    canAsk: true,
+  };
+  try {
+    return await relay.round(client.name, round, start);
+  } catch (error) {
+    throw upstreamError(error, client.name);
+  }
+}
+
+/**
+ * The JSON-RPC error the gateway's client gets for a failed upstream request: the upstream's own JSON-RPC
+ * error (code, message, data) as it is; any other failure -32603 with `data: { server, kind }` (the
+ * `MCPCallError` kind: `connection_closed`, `timeout`, `not_connected`, …). Messages are built from the
+ * error's fields, which never carry the upstream's credentials.
+ */
+export function upstreamError(error: unknown, server: string): ProtocolError {
+  if (error instanceof MCPCallError) {
+    if (error.kind === 'jsonrpc' && error.code !== undefined)
+      return new ProtocolError(error.code, error.reason, error.data);
+    return new ProtocolError(ProtocolErrorCode.InternalError, error.message, { server, kind: error.kind });
+  }
+  return new ProtocolError(ProtocolErrorCode.InternalError, `MCP server "${server}" failed`, {
+    server,
+    kind: 'gateway',
+  });
+}
+
+function unknownTool(routes: GatewayRoutes, name: string): ProtocolError {
+  // A tool of an upstream that is down is named in the error with that upstream's state.
+  const down = routes.status.ownerOfHiddenTool(name);
+  if (down)
+    return new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `Tool ${name} is unavailable: MCP server "${down.server}" is ${down.state}`,
+      { server: down.server, kind: 'unavailable', state: down.state },
+    );
+  return invalidParams(`Tool ${name} not found`);
+}
+
+function invalidParams(message: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
+}
+
+function progressForwarder(token: unknown, ctx: Context) {
+  if (typeof token !== 'string' && typeof token !== 'number') return undefined;
+  return (progress: { progress: number; total?: number; message?: string }) => {
+    ctx.mcpReq
+      .notify({ method: 'notifications/progress', params: { progressToken: token, ...progress } })
+      .catch(() => {
+        // The client went away: nothing left to tell.
+      });
+  };
+}
+
+/** The upstream's result without the fields of its own exchange (see the file header). */
+export function passThrough(result: object): Result {
+  // The relay's own question for the client goes out as it is.
+  if ((result as Result).resultType === 'input_required') return result as Result;
+  const out: Result = {};
+  for (const [key, value] of Object.entries(result)) {
+    if (OWN_FIELDS.has(key)) continue;
+    if (key === '_meta' && value && typeof value === 'object') {
+      const meta = Object.fromEntries(Object.entries(value).filter(([name]) => !OWN_META.has(name)));
+      if (Object.keys(meta).length > 0) out._meta = meta;
+      continue;
+    }
+    out[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,78 @@
+/** The `gateway` section of a configuration file and the entries' `prefix` fields, read by `readGatewaySettings`. */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readGatewaySettings } from '../../src/gateway/index.js';
+import { MCPConfigError } from '../../src/mcp/index.js';
+import { tempDir } from '../helpers.js';
+
+const { dir, remove } = tempDir('agentwire-gateway-options-');
+afterAll(remove);
+
+const file = (name: string, text: string) => {
+  const at = path.join(dir, name);
+  writeFileSync(at, text);
+  return at;
+};
+
+describe('readGatewaySettings', () => {
+  it('reads every setting and prefix, from JSONC', () => {
+    const at = file(
+      'full.jsonc',
+      `{
+        // comments and trailing commas, as VS Code writes them
+        "gateway": { "bearerTokenEnv": "TOKEN_VAR", "separator": ".", "maxSubscriptions": 8,
+                     "maxRequestBodyBytes": 1024, "allowedHosts": ["gateway.internal"], },
+        "servers": { "a": { "command": "x", "prefix": "alpha" }, "b": { "command": "y", "prefix": false }, "c": { "command": "z" } },
+      }`,
+    );
+    expect(readGatewaySettings(at)).toEqual({
+      bearerTokenEnv: 'TOKEN_VAR',
+      separator: '.',
+      maxSubscriptions: 8,
+      maxRequestBodyBytes: 1024,
+      allowedHosts: ['gateway.internal'],
+      prefixes: { a: 'alpha', b: false },
+    });
+  });
+
+  it('reads nothing from a file without a gateway section or prefixes', () => {
+    expect(readGatewaySettings(file('plain.json', '{"mcpServers": {"a": {"command": "x"}}}'))).toEqual({});
+  });
+
+  it.each([
+    ['{"gateway": []}', '"gateway" must be an object', 'gateway'],
+    [
+      '{"gateway": {"maxSubscriptions": 0}}',
+      '"gateway.maxSubscriptions" must be a whole number ≥ 1',
+      'maxSubscriptions',
+    ],
+    [
+      '{"gateway": {"bearerTokenEnv": ""}}',
+      '"gateway.bearerTokenEnv" must be a non-empty string',
+      'bearerTokenEnv',
+    ],
+    [
+      '{"gateway": {"allowedHosts": "x"}}',
+      '"gateway.allowedHosts" must be an array of strings',
+      'allowedHosts',
+    ],
+    [
+      '{"mcpServers": {"a": {"command": "x", "prefix": 3}}}',
+      'server "a": "prefix" must be a non-empty string or false',
+      'prefix',
+    ],
+  ])('refuses %s', (text, problem, field) => {
+    const at = file('bad.json', text);
+    const error = (() => {
+      try {
+        readGatewaySettings(at);
+      } catch (thrown) {
+        return thrown;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(MCPConfigError);
+    expect(error).toMatchObject({ message: `config ${at}: ${problem}`, file: at, field });
+  });
+});
