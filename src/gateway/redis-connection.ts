@@ -72,6 +72,9 @@ export function redisServerName(url: string): string {
   return `${parsed.hostname}:${parsed.port === '' ? '6379' : parsed.port}`;
 }
 
+/** Most commands a connection holds while it reconnects. */
+export const MAX_QUEUED_COMMANDS = 10_000;
+
 /** The bus's two connections. */
 export interface RedisConnections {
   /** Publishes; never subscribes. */
@@ -104,6 +107,9 @@ export async function openRedisConnections(
   const publisher: RedisClientType = createClient({
     url: options.url,
     socket: { connectTimeout: options.connectTimeoutMs, reconnectStrategy },
+    // While reconnecting, publishes wait in the client's queue and go out on reconnect; the bound keeps a
+    // long outage from growing it without end (a publish beyond it fails, and is reported).
+    commandsQueueMaxLength: MAX_QUEUED_COMMANDS,
   });
   const subscriber = publisher.duplicate();
   // Before the first connect, failures reject the connect itself; reporting them too would say it twice.

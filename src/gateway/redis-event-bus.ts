@@ -188,8 +188,9 @@ export class RedisEventBus implements ServerEventBus {
 
   /**
    * Delivers `event` to this process's listeners now, and publishes it to the other processes. While Redis
-   * is unreachable the publish waits in the client's queue and goes out on reconnect; after `close()` the
-   * event stays in this process.
+   * is unreachable the publish waits in the client's queue (at most 10 000 commands; beyond, it fails and
+   * `onError` gets a `publish` error) and goes out on reconnect; after `close()` the event stays in this
+   * process.
    */
   publish(event: ServerEvent): void {
     this.#deliver(event);
