@@ -3,6 +3,7 @@
 import { ADAPTERS } from './lib/clients.mjs';
 import { ratio } from './lib/stats.mjs';
 import { renderEra2026 } from './report-era2026.mjs';
+import { renderScaleOut } from './workloads/scale-out.mjs';
 
 const PEERS = ['sdk-v2', 'sdk-v1', 'ai-sdk', 'langchain', 'openai-agents'];
 const label = (id) => ADAPTERS.find((a) => a.id === id)?.label ?? id;
@@ -390,6 +391,7 @@ function sections(w) {
       'Registering the commands loads no MCP, agent or provider code (each command loads it when it runs), so `--help` costs Node, commander and picocolors only; `tools` adds the MCP layer, a server spawn, the handshake and `tools/list`.\n',
     );
   }
+  if (w.scaleOut) out.push(renderScaleOut(w.scaleOut));
   return out.join('\n');
 }
 
