@@ -222,6 +222,11 @@ export class Session {
     return this.#sdk.getServerCapabilities()?.tools?.listChanged === true;
   }
 
+  /** The server's settings for extension `id` (`capabilities.extensions[id]`); `undefined` when not offered. */
+  serverExtension(id: string): object | undefined {
+    return (this.#sdk.getServerCapabilities() as { extensions?: Record<string, object> })?.extensions?.[id];
+  }
+
   /** The server's `instructions`, if any. */
   get instructions(): string | undefined {
     return this.#sdk.getInstructions();
