@@ -36,16 +36,6 @@ export interface MCPSkill {
   files: MCPSkillFileEntry[] | 'dynamic';
 }
 
-/** A `skills/list` entry the client refused, and why. */
-export interface MCPInvalidSkillEntry {
-  /** The entry's position in the listing, every page counted. */
-  index: number;
-  /** The entry's `uri`, when it has one. */
-  uri?: string;
-  /** What is wrong with it. */
-  problems: string[];
-}
-
 const NAME = /^[\da-z]+(?:-[\da-z]+)*$/;
 const DIGEST = /^sha256:[\da-f]{64}$/;
 const MANIFEST = '/SKILL.md';
