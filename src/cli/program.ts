@@ -12,6 +12,7 @@ import { registerPromptsCommand } from './commands/prompts.js';
 import { registerResourcesCommand } from './commands/resources.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerServersCommand } from './commands/servers.js';
+import { registerSkillsCommand } from './commands/skills.js';
 import { registerToolsCommand } from './commands/tools.js';
 import type { CommandContext } from './context.js';
 import { configureHelp } from './help-text.js';
@@ -42,6 +43,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   registerResourcesCommand(program, context);
   registerPromptsCommand(program, context);
   registerCompleteCommand(program, context);
+  registerSkillsCommand(program, context);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
