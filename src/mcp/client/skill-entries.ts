@@ -4,9 +4,10 @@
  * segment is the frontmatter `name`, every listed file inside that directory, and `SKILL.md` itself listed.
  */
 import { isRecord } from '../../core/json.js';
+import { SKILLS_EXTENSION_ID } from '../session/extensions.js';
 
 /** The extension's identifier in `capabilities.extensions`. */
-export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+export const SKILLS_EXTENSION = SKILLS_EXTENSION_ID;
 
 /** One file of a skill, with what verifies it. */
 export interface MCPSkillFileEntry {

@@ -224,4 +224,28 @@ describe('MCPClient skills', () => {
     await client.ping();
     expect(readLog(log).filter((message) => message.method?.startsWith('skills/'))).toEqual([]);
   });
+
+  it('declares the extension on 2026-07-28 only to a server that offers it; a 2025 handshake declares none', async () => {
+    const temp = tempDir('agentwire-skills-');
+    dirs.push(temp.remove);
+    const capabilitiesSent = async (flags: string[], options: { protocolVersion?: '2025-11-25' } = {}) => {
+      const log = path.join(temp.dir, `${flags.join('')}${options.protocolVersion ?? ''}.jsonl`);
+      const client = MCPClient.fromStdio(
+        { command: process.execPath, args: [SERVER, `--log=${log}`, ...flags] },
+        { name: 'fx', ...options },
+      );
+      clients.push(client);
+      await client.connect();
+      await client.listSkills();
+      return readLog(log)
+        .filter((message) => message.method === 'tools/list' || message.method === 'initialize')
+        .map((message) => {
+          const meta = message.params?._meta as Record<string, unknown> | undefined;
+          return meta?.['io.modelcontextprotocol/clientCapabilities'] ?? message.params?.capabilities;
+        });
+    };
+    expect(await capabilitiesSent([])).toEqual([{ extensions: { 'io.modelcontextprotocol/skills': {} } }]);
+    expect(await capabilitiesSent(['--no-skills'])).toEqual([{}]);
+    expect(await capabilitiesSent([], { protocolVersion: '2025-11-25' })).toEqual([{}, undefined]);
+  });
 });
