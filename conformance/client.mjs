@@ -17,7 +17,7 @@ import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextp
 import { ConformanceOAuthProvider } from './oauth-provider.mjs';
 
 const distEntry = process.env.AGENTWIRE_DIST ?? new URL('../dist/index.js', import.meta.url).pathname;
-const { MCPClient, MCPCallError } = await import(pathToFileURL(distEntry).href);
+const { MCPClient, MCPCallError, MCPSkillVerificationError } = await import(pathToFileURL(distEntry).href);
 
 /** The URL-based client id offered to servers that support Client ID Metadata Documents (SEP-991). */
 const CIMD_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
@@ -181,6 +181,31 @@ const scenarios = {
     });
   },
 };
+
+// Skills (SEP-2640): a host lists a server's skills and reads no file of one until it loads it.
+scenarios['sep-2640-client-no-prefetch'] = async (url) => {
+  await session(MCPClient.fromUrl(url, { name: 'conformance' }), async (client) => {
+    const skills = await client.listSkills();
+    if (!skills.some((skill) => skill.name === 'pdf-processing'))
+      throw new Error('pdf-processing is not listed');
+  });
+};
+
+// SEP-2640 verification: the server serves a SKILL.md that fails its entry's digest, size or frontmatter;
+// loading it must fail on SKILL.md, before any other file of the skill is read.
+for (const check of ['digest', 'size', 'frontmatter']) {
+  scenarios[`sep-2640-client-verify-${check}`] = async (url) => {
+    await session(MCPClient.fromUrl(url, { name: 'conformance' }), async (client) => {
+      try {
+        await client.loadSkill('pdf-processing');
+      } catch (error) {
+        if (error instanceof MCPSkillVerificationError && error.reason === check) return;
+        throw error;
+      }
+      throw new Error(`the skill loaded although its SKILL.md fails the ${check} check`);
+    });
+  };
+}
 
 // Renamed in suite 0.2 (SEP-990, Enterprise-Managed Authorization); the same flow and context.
 scenarios['auth/enterprise-managed-authorization'] = scenarios['auth/cross-app-access-complete-flow'];

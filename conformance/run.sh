@@ -9,8 +9,12 @@
 #    runs a requirement set: `client --requirements 2026-07-28`, then `--requirements 2025-11-25`, each in
 #    parallel. conformance/verdict.mjs judges every client scenario the set runs, scored or not, against
 #    conformance/expected-failures.<revision>.json; each entry there is what agentwire still lacks.
+# 3. 0.2.0-alpha.12 again, scenario by scenario: every client scenario `list` marks [extension] (the
+#    requirement sets leave them out: OAuth client credentials, enterprise-managed authorization, DPoP,
+#    workload identity, Skills SEP-2640 …). conformance/expected-failures.extensions.json maps a scenario to
+#    the written reason it may fail.
 #
-# In both, an expected failure that passes is reported as a failure, so the lists cannot go stale.
+# In all three, an expected failure that passes is reported as a failure, so the lists cannot go stale.
 #
 # The suite needs Node >= 22, taken from the `node` package
 # pinned in conformance/package.json (an npm-registry binary, so nothing is downloaded outside npm); the
@@ -57,29 +61,33 @@ if [[ ${#scenarios[@]} -eq 0 ]]; then
   exit 2
 fi
 
+# The written reason `file` gives for scenario $2 to fail, or nothing.
 expected_reason() {
   "$host_node" -e '
     const file = process.argv[1];
     const reasons = require("node:fs").existsSync(file) ? JSON.parse(require("node:fs").readFileSync(file, "utf8")) : {};
     const reason = reasons[process.argv[2]];
     if (typeof reason === "string" && reason.trim() !== "") process.stdout.write(reason);
-  ' "$here/expected-failures.json" "$1"
+  ' "$1" "$2"
 }
 
-results="$here/results"
-rm -rf "$results"
-mkdir -p "$results"
-passed=0
-failed=0
-expected=0
-for scenario in "${scenarios[@]}"; do
-  log="$results/${scenario//\//_}.log"
-  reason="$(expected_reason "$scenario")"
+tally_reset() {
+  passed=0
+  failed=0
+  expected=0
+}
+
+# Runs scenario $2 of the suite at $1, judged against the expected failures in $3; logs go under $4.
+run_scenario() {
+  local runner="$1" scenario="$2" reasons="$3" dir="$4"
+  local log="$dir/${scenario//\//_}.log" reason status summary
+  mkdir -p "$dir"
+  reason="$(expected_reason "$reasons" "$scenario")"
   # The suite's own per-scenario timeout is 30 s; `timeout` only guards against a runner that hangs.
-  timeout 120 "$suite_node" "$suite" client \
+  timeout 120 "$suite_node" "$runner" client \
     --command "$host_node $here/client.mjs" \
     --scenario "$scenario" \
-    -o "$results/raw" >"$log" 2>&1
+    -o "$dir/raw" >"$log" 2>&1
   status=$?
   summary="$(grep -o 'Passed: [0-9]*/[0-9]*, [0-9]* failed, [0-9]* warnings' "$log" | tail -1)"
   if [[ $status -eq 0 && -z "$reason" ]]; then
@@ -90,19 +98,31 @@ for scenario in "${scenarios[@]}"; do
     echo "XFAIL $scenario  (${summary:-no checks}): $reason"
   elif [[ $status -eq 0 ]]; then
     failed=$((failed + 1))
-    echo "FAIL  $scenario  passed but is listed in expected-failures.json: remove it"
+    echo "FAIL  $scenario  passed but is listed in ${reasons#"$here/"}: remove it"
   else
     failed=$((failed + 1))
     echo "FAIL  $scenario  (${summary:-exit $status}); log: ${log#"$root/"}"
     grep -E 'FAILURE|WARNING|Error|error:' "$log" | grep -v 'INFO' | tail -8 | sed 's/^/      /'
   fi
-done
+}
 
-suffix=""
-[[ $expected -gt 0 ]] && suffix=" ($expected expected failures)"
-echo "conformance 0.1.16: $passed passed, $failed failed$suffix"
+# Prints the `<label>: N passed, M failed` line; any unexpected result fails the run.
+tally_report() {
+  local suffix=""
+  [[ $expected -gt 0 ]] && suffix=" ($expected expected failures)"
+  echo "$1: $passed passed, $failed failed$suffix"
+  [[ $failed -eq 0 ]] || status=1
+}
+
+results="$here/results"
+rm -rf "$results"
+mkdir -p "$results"
 status=0
-[[ $failed -eq 0 ]] || status=1
+tally_reset
+for scenario in "${scenarios[@]}"; do
+  run_scenario "$suite" "$scenario" "$here/expected-failures.json" "$results"
+done
+tally_report "conformance 0.1.16"
 
 next="$here/node_modules/conformance-next/dist/index.js"
 for revision in 2026-07-28 2025-11-25; do
@@ -121,4 +141,22 @@ for revision in 2026-07-28 2025-11-25; do
   "$host_node" "$here/verdict.mjs" "$revision" "$out.list" "$out" \
     "$here/expected-failures.$revision.json" "$suite_status" || status=1
 done
+
+# 3. Every client scenario the 0.2 suite marks [extension] (no requirement set runs them), one by one,
+#    judged by its exit status as in 1. conformance/expected-failures.extensions.json names the ones that may fail.
+mapfile -t extensions < <(
+  "$suite_node" "$next" list |
+    awk '/^Client scenarios/ { on = 1; next } /^[^ ]/ { on = 0 } on' |
+    sed -n 's/^  - \([^ ]*\) \[extension\]$/\1/p'
+)
+if [[ ${#extensions[@]} -eq 0 ]]; then
+  echo "conformance: the 0.2 suite listed no [extension] client scenarios" >&2
+  exit 2
+fi
+echo "-- conformance 0.2.0-alpha.12, client --scenario, each [extension] scenario"
+tally_reset
+for scenario in "${extensions[@]}"; do
+  run_scenario "$next" "$scenario" "$here/expected-failures.extensions.json" "$results/next-extensions"
+done
+tally_report "conformance 0.2.0-alpha.12 extensions"
 exit $status

@@ -210,6 +210,14 @@ describe('public API', () => {
         'DefaultToolsOptions',
         'BuiltinToolError',
         'BuiltinToolErrorKind',
+        // mcp: skills (MCP Skills extension, SEP-2640)
+        'MCPLoadedSkill',
+        'MCPSkill',
+        'MCPSkillFile',
+        'MCPSkillFileEntry',
+        'MCPSkillNotFoundError',
+        'MCPSkillVerificationError',
+        'MCPSkillVerificationReason',
       ].sort(),
     );
   });

@@ -14,6 +14,7 @@ import { maxToolsFor } from './provider-limits.js';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES } from './result-budget.js';
 import { runAgent } from './run.js';
 import { samplingHandler } from './sampling.js';
+import { skillsToolGroup } from './skills.js';
 import { DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES } from './system-prompt.js';
 import { type ToolNamePrefixPolicy, ToolRegistry, type ToolWarning } from './tool-registry.js';
 import { DEFAULT_TOOL_SEARCH_THRESHOLD, ToolSearchState } from './tool-search.js';
@@ -154,8 +155,13 @@ export class Agent {
   async addMcpServer(client: McpServerHandle, options: McpServerOptions = {}): Promise<this> {
     if (this.#servers.has(client)) return this;
     if (!client.isConnected()) await client.connect();
-    const remove = this.#registry.add(mcpToolGroup(client, options));
-    this.#servers.set(client, remove);
+    const skills = options.skills === true ? await skillsToolGroup(client) : undefined;
+    const removeTools = this.#registry.add(mcpToolGroup(client, options));
+    const removeSkills = skills && this.#registry.add(skills);
+    this.#servers.set(client, () => {
+      removeTools();
+      removeSkills?.();
+    });
     this.#checkCollisions(() => this.removeMcpServer(client));
     return this;
   }
@@ -300,6 +306,7 @@ export class Agent {
         ...(options.maxToolResultBytes === undefined
           ? {}
           : { maxToolResultBytes: options.maxToolResultBytes }),
+        ...(options.skills === undefined ? {} : { skills: options.skills }),
       });
     } catch (error) {
       this.#owned.delete(client);

@@ -18,7 +18,7 @@ export type McpServerHandle = Pick<
   MCPClient,
   'name' | 'connect' | 'disconnect' | 'getTools' | 'isConnected'
 > &
-  Partial<Pick<MCPClient, 'whenToolsSettled' | 'getInstructions'>>;
+  Partial<Pick<MCPClient, 'whenToolsSettled' | 'getInstructions' | 'listSkills' | 'readSkillFile'>>;
 
 /** Options of `agent.addMcpServer()`. */
 export interface McpServerOptions {
@@ -34,6 +34,12 @@ export interface McpServerOptions {
    * Default: the agent's.
    */
   maxToolResultBytes?: number;
+  /**
+   * Offer the server's skills (MCP Skills extension, SEP-2640) to the model: the system prompt lists each
+   * skill's name and description, and a `load_skill` tool returns a skill's verified files on demand
+   * (agent/skills.ts). Needs a handle with `listSkills` and `readSkillFile` (an `MCPClient`). Default false.
+   */
+  skills?: boolean;
 }
 
 /** The registry group for a client's live tool list. */

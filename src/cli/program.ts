@@ -13,6 +13,7 @@ import { registerResourcesCommand } from './commands/resources.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerServersCommand } from './commands/servers.js';
+import { registerSkillsCommand } from './commands/skills.js';
 import { registerToolsCommand } from './commands/tools.js';
 import type { CommandContext } from './context.js';
 import { configureHelp } from './help-text.js';
@@ -43,6 +44,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   registerResourcesCommand(program, context);
   registerPromptsCommand(program, context);
   registerCompleteCommand(program, context);
+  registerSkillsCommand(program, context);
   registerServeCommand(program, context);
   try {
     await program.parseAsync([...argv], { from: 'user' });

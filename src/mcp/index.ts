@@ -17,6 +17,15 @@ export { createClient, type MCPCreateClientOptions } from './client/create-clien
 export { MCPClientEvent, type MCPClientEvents, type MCPClientLogEntry } from './client/events.js';
 export type { MCPClientOptions, MCPClientState, MCPRequestOptions } from './client/options.js';
 export type { MCPReconnectOptions } from './client/reconnect.js';
+// Skills (MCP Skills extension, SEP-2640)
+export type { MCPSkill, MCPSkillFileEntry } from './client/skill-entries.js';
+export {
+  MCPSkillNotFoundError,
+  MCPSkillVerificationError,
+  type MCPSkillVerificationReason,
+} from './client/skill-errors.js';
+export type { MCPSkillFile } from './client/skill-verify.js';
+export type { MCPLoadedSkill } from './client/skills.js';
 export type { MCPHttpServerEntry, MCPServerEntry, MCPStdioServerEntry } from './config/entry.js';
 export {
   getServerEntry,

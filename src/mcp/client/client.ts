@@ -46,6 +46,9 @@ import {
   type MCPRequestOptions,
 } from './options.js';
 import { ResponseCache } from './response-cache.js';
+import type { MCPSkill } from './skill-entries.js';
+import type { MCPSkillFile } from './skill-verify.js';
+import { listSkills, loadSkill, type MCPLoadedSkill, readSkillFile } from './skills.js';
 import { redactToolErrorText } from './tool-error-text.js';
 import { ToolRefresh } from './tool-refresh.js';
 import { httpTransportPlan, stdioTransportPlan, type TransportPlan } from './transport-plan.js';
@@ -397,6 +400,22 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   complete(params: MCPCompleteParams, options?: MCPRequestOptions): Promise<MCPCompletion> {
     const session = this.#requireSession('completion/complete');
     return completeArgument(session, params, this.#requestOptions(options));
+  }
+
+  /** The server's skills (SEP-2640; `[]` when it does not offer the extension): see {@link listSkills}. */
+  listSkills(options?: MCPRequestOptions): Promise<MCPSkill[]> {
+    return listSkills(this.#requireSession('skills/list'), this.name, this.#requestOptions(options));
+  }
+
+  /** Loads a skill by name or `SKILL.md` URI, every file verified: see {@link loadSkill}. */
+  loadSkill(skill: string, options?: MCPRequestOptions): Promise<MCPLoadedSkill> {
+    return loadSkill(this.#requireSession('skills/list'), this.name, skill, this.#requestOptions(options));
+  }
+
+  /** One verified file of a skill (`path` below its directory): see {@link readSkillFile}. */
+  readSkillFile(skill: string, path = 'SKILL.md', options?: MCPRequestOptions): Promise<MCPSkillFile> {
+    const session = this.#requireSession('resources/read');
+    return readSkillFile(session, this.name, skill, path, this.#requestOptions(options));
   }
 
   /** `logging/setLevel`: the server sends `notifications/message` at `level` and above (`serverLog` events). */

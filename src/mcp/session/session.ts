@@ -21,6 +21,7 @@ import type { AgentwireTransport, TransportCloseInfo } from '../transports/trans
 import { DirectRequests, notConnected } from './calls.js';
 import { Elicitations } from './elicitations.js';
 import { closed, type FailureContext, lostInfo, teardownInfo, toCallError } from './error-mapping.js';
+import { withOfferedExtensions } from './extensions.js';
 import { dropLateProbeAnswers, prepareStart, refusedVersion } from './handover.js';
 import { attachListen, type ListenFeatures, type ListenHooks } from './listen.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, modernWire, requestWithInputRounds } from './modern-calls.js';
@@ -139,10 +140,11 @@ export class Session {
       throw toCallError(error, { server, ...context, method, redact: features.redact });
     }
     const { transport, prior } = negotiated;
+    const declared = withOfferedExtensions(capabilities, prior);
     // A pin speaks only its revision; 'auto' keeps the SDK's own list, so the 2025 handshake is unchanged.
     const maxRounds = features.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     const sdk = new Client(clientInfo, {
-      capabilities,
+      capabilities: declared,
       ...(protocolVersion !== 'auto' && { supportedProtocolVersions: [protocolVersion] }),
       inputRequired: { maxRounds },
     });
@@ -182,7 +184,7 @@ export class Session {
         transport,
         (error) => sdk.onerror?.(error),
         () => hooks.onLateMessage?.(),
-        modern ? modernWire(sdk, clientInfo, capabilities, transport) : undefined,
+        modern ? modernWire(sdk, clientInfo, declared, transport) : undefined,
       );
     session.#routeDirectResponses();
     if (sdk.getProtocolEra() === 'modern') attachListen(session, sdk, server, hooks, features, options);
@@ -220,6 +222,11 @@ export class Session {
   /** Whether the server advertised `tools.listChanged`. */
   get advertisesToolListChanged(): boolean {
     return this.#sdk.getServerCapabilities()?.tools?.listChanged === true;
+  }
+
+  /** The server's settings for extension `id` (`capabilities.extensions[id]`); `undefined` when not offered. */
+  serverExtension(id: string): object | undefined {
+    return (this.#sdk.getServerCapabilities() as { extensions?: Record<string, object> })?.extensions?.[id];
   }
 
   /** The server's `instructions`, if any. */
