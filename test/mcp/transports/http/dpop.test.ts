@@ -143,7 +143,59 @@ describe('DPoP over Streamable HTTP (2025-11-25 server-everything)', () => {
   });
 });
 
+describe('the GET stream in the OAuth flow', () => {
+  it('a 403 insufficient_scope that needs the user sends them to authorize once, and the stream ends', async () => {
+    const fixture = await deployment({
+      upstream: new URL(streamable.url).origin,
+      forbidOn: { method: 'GET', path: '/mcp', scope: 'mcp:admin' },
+    });
+    const provider = new MemoryOAuthProvider();
+    const client = MCPClient.fromUrl(fixture.url('/mcp'), { authProvider: provider, dpop: true });
+    const errors: unknown[] = [];
+    client.on('error', (error) => errors.push(error));
+    await login(client, provider);
+    await waitUntil(() => provider.authorizationUrls.length === 2, 5000, 'the step-up authorization');
+    expect(provider.authorizationUrls[1]?.searchParams.get('scope')).toBe('mcp:admin');
+    // Longer than the GET stream's first reconnection delay (1 s): a stream that kept trying would show.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(verdicts(fixture.proofs).filter((line) => line.startsWith('GET '))).toEqual([
+      'GET /mcp insufficient_scope',
+    ]);
+    expect(provider.authorizationUrls).toHaveLength(2);
+    expect(errors.map((error) => (error as Error).name)).toEqual(['UnauthorizedError']);
+    // The connection itself carries on.
+    expect((await client.callTool('echo', { message: 'still' })).content).toEqual([
+      { type: 'text', text: 'Echo: still' },
+    ]);
+  });
+});
+
 describe('DPoP over HTTP+SSE (2024-11-05 server-everything)', () => {
+  it('an SSE GET answered 403 insufficient_scope steps up: the user authorizes the wider scope, then it connects', async () => {
+    const fixture = await deployment({
+      upstream: new URL(sse.url).origin,
+      forbidOn: { method: 'GET', path: '/sse', scope: 'mcp:admin' },
+    });
+    const provider = new MemoryOAuthProvider();
+    const client = MCPClient.fromUrl(fixture.url('/sse'), {
+      authProvider: provider,
+      dpop: true,
+      transport: 'sse',
+    });
+    clients.push(client);
+    await expect(client.connect()).rejects.toMatchObject({ status: 401 });
+    await client.finishAuth(await approve(provider.authorizationUrls[0]));
+    await expect(client.connect()).rejects.toMatchObject({ status: 401 });
+    expect(provider.authorizationUrls[1]?.searchParams.get('scope')).toBe('mcp:admin');
+    await client.finishAuth(await approve(provider.authorizationUrls[1]));
+    await client.connect();
+    expect(verdicts(fixture.proofs).filter((line) => line.startsWith('GET '))).toEqual([
+      'GET /sse no token',
+      'GET /sse insufficient_scope',
+      'GET /sse ok',
+    ]);
+  });
+
   it('signs the SSE GET and every POST to the message endpoint; a 401 on the GET starts OAuth', async () => {
     const fixture = await deployment({ upstream: new URL(sse.url).origin });
     const provider = new MemoryOAuthProvider();
