@@ -93,6 +93,11 @@ export class HttpAuth {
     this.#secrets = options.secrets ?? new SecretSet();
   }
 
+  /** Whether DPoP proofs may be signed: the provider (or the `dpop` option) has a DPoP session. */
+  get signsProofs(): boolean {
+    return typeof this.provider.dpop === 'function';
+  }
+
   /** Re-authorizations allowed per request on `403 insufficient_scope`. */
   get maxStepUpRetries(): number {
     return Math.max(0, this.#options.maxStepUpRetries ?? 1);

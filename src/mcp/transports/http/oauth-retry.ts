@@ -33,7 +33,7 @@ export async function reauthorize(
   retries: AuthRetries,
 ): Promise<AuthRetries | undefined> {
   // The nonce was noted by the caller (HttpAuth.observe); the next proof carries it. Not a re-authorization.
-  if (retries.nonce !== true && isNonceChallenge(response)) {
+  if (retries.nonce !== true && auth.signsProofs && isNonceChallenge(response)) {
     await response.body?.cancel().catch(() => {});
     return { ...retries, nonce: true };
   }

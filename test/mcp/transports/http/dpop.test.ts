@@ -6,14 +6,22 @@
  * answered 401 taking part in OAuth (refresh, then the request again), a Bearer token left Bearer, and the
  * `dpop` configuration field.
  */
+import path from 'node:path';
 import { generateDpopKeyPair } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MCPCallError, MCPClient, MCPConfigError, parseServerConfig } from '../../../../src/mcp/index.js';
+import {
+  MCPCallError,
+  MCPClient,
+  MCPConfigError,
+  OAuthFileStore,
+  parseServerConfig,
+  StoredOAuthClientProvider,
+} from '../../../../src/mcp/index.js';
 import { type CheckedProof, DpopFixture, type DpopFixtureOptions } from '../../../fixtures/dpop-server.js';
 import { type Era2026HttpServer, startEra2026Http } from '../../../fixtures/era2026/http-server.js';
 import { type EverythingServer, startEverything } from '../../../fixtures/http-everything.js';
 import { OAuthFixture } from '../../../fixtures/oauth-server.js';
-import { waitUntil } from '../../../helpers.js';
+import { tempDir, waitUntil } from '../../../helpers.js';
 import { approve, MemoryOAuthProvider } from './memory-provider.js';
 
 let streamable: EverythingServer;
@@ -258,6 +266,38 @@ describe('DPoP over Streamable HTTP (2026-07-28)', () => {
     expect(fixture.proofs.slice(1).every((p) => p.verdict === 'ok')).toBe(true);
     expect(verdicts(fixture.proofs)).toContain('POST /mcp server/discover ok');
     expectFreshProofs(fixture.proofs);
+  });
+});
+
+describe('DPoP with the StoredOAuthClientProvider (private fields behind the dpop option)', () => {
+  it('logs in, stores the DPoP token, and signs every request', async () => {
+    const fixture = await deployment({ upstream: new URL(streamable.url).origin });
+    const temp = tempDir();
+    open.push({ close: async () => temp.remove() });
+    const urls: URL[] = [];
+    const provider = new StoredOAuthClientProvider({
+      store: new OAuthFileStore(path.join(temp.dir, 'oauth.json')),
+      serverUrl: fixture.url('/mcp'),
+      redirectUrl: 'http://127.0.0.1:1/callback',
+      onAuthorizationUrl: (url) => void urls.push(url),
+    });
+    const client = MCPClient.fromUrl(fixture.url('/mcp'), { authProvider: provider, dpop: true });
+    clients.push(client);
+    await expect(client.connect()).rejects.toMatchObject({ status: 401 });
+    await client.finishAuth(await approve(urls[0]));
+    await client.connect();
+    expect(provider.tokens()?.token_type).toBe('DPoP');
+    await waitUntil(() => verdicts(fixture.proofs).includes('GET /mcp ok'), 5000, 'the GET stream');
+    const seen = verdicts(fixture.proofs);
+    expect(seen.slice(0, 5)).toEqual([
+      'POST /mcp server/discover no token',
+      'POST /token ok',
+      'POST /mcp server/discover ok',
+      'POST /mcp initialize ok',
+      'POST /mcp notifications/initialized ok',
+    ]);
+    // The GET stream and tools/list go out side by side.
+    expect(seen.slice(5).sort()).toEqual(['GET /mcp ok', 'POST /mcp tools/list ok']);
   });
 });
 
