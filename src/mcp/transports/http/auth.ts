@@ -109,6 +109,7 @@ export class HttpAuth {
    */
   async headersFor(htm: string, htu: URL | string): Promise<AuthHeaders | undefined> {
     const tokens = await this.provider.tokens();
+    // A provider may have been handed tokens by the host: they are secrets from the first request on.
     this.#secrets.add(tokens?.access_token);
     this.#secrets.add(tokens?.refresh_token);
     return tokens === undefined ? undefined : credentialHeaders(this.provider, tokens, htm, htu);

@@ -1,8 +1,8 @@
 /**
  * Which headers go on each Streamable HTTP request (MCP spec 2025-11-25, "Transports > Streamable HTTP"): the
  * caller's static headers without the connection's own, then the per-message ones the SDK may add, then the
- * protocol's state: `Authorization` (and a DPoP-bound token's `DPoP` proof, RFC 9449), `Mcp-Session-Id` ("Session Management") and `MCP-Protocol-Version`
- * ("Protocol Version Header").
+ * protocol's state: `Authorization` (and a DPoP-bound token's `DPoP` proof, RFC 9449), `Mcp-Session-Id`
+ * ("Session Management") and `MCP-Protocol-Version` ("Protocol Version Header").
  */
 import type { AuthHeaders } from './dpop.js';
 

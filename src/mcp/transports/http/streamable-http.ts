@@ -92,9 +92,10 @@ export interface StreamableHTTPTransportOptions {
   /**
    * The client's OAuth state (auth.ts), shared by every transport the client opens, so that `finishAuth`
    * after a failed connect, and reconnects, know the challenge's metadata URL and scopes. Its access token
-   * is sent as `Authorization: Bearer` (a DPoP-bound one as `DPoP`, with a proof per request); on 401 it refreshes or authorizes and the request is retried once;
-   * on `403 insufficient_scope` the wider scope is authorized and the request retried (step-up). When the
-   * user must authorize in a browser, the SDK's `UnauthorizedError` is thrown as-is.
+   * is sent as `Authorization: Bearer` (a DPoP-bound one as `DPoP`, with a proof per request); on 401 it
+   * refreshes or authorizes and the request is retried once; on `403 insufficient_scope` the wider scope is
+   * authorized and the request retried (step-up). When the user must authorize in a browser, the SDK's
+   * `UnauthorizedError` is thrown as-is.
    */
   auth?: HttpAuth;
   /**
@@ -370,7 +371,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     const body = JSON.stringify(message);
     const limit = this.answers.oversized(context, 'the JSON answer');
     const response = await this.requester.send('POST', headers, body, signal, onBytes, limit);
-    await this.auth?.observe(response.headers, this.url);
+    if (this.auth !== undefined) await this.auth.observe(response.headers, this.url);
     if (response.ok) {
       this.reached = true;
       if (initialize) this.session.started(response.headers);
@@ -401,7 +402,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     headers.accept = 'text/event-stream';
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
     const response = await this.requester.send('GET', headers, undefined, signal);
-    await this.auth?.observe(response.headers, this.url);
+    if (this.auth !== undefined) await this.auth.observe(response.headers, this.url);
     const next =
       response.ok || this.auth === undefined ? undefined : await reauthorize(this.auth, response, retries);
     return next === undefined ? response : this.openGet(lastEventId, signal, next);
