@@ -207,6 +207,20 @@ for (const check of ['digest', 'size', 'frontmatter']) {
   };
 }
 
+// DPoP-bound tokens (SEP-1932, RFC 9449): the default flow with the `dpop` option of `fromUrl`; the token
+// request and every MCP request carry a fresh proof, `use_dpop_nonce` challenges are answered with the nonce.
+for (const name of ['auth/dpop', 'auth/dpop-nonce']) {
+  scenarios[name] = (url) =>
+    authorizedSession(
+      url,
+      new ConformanceOAuthProvider({
+        clientName: 'agentwire-conformance',
+        clientMetadataUrl: CIMD_CLIENT_METADATA_URL,
+      }),
+      { dpop: true },
+    );
+}
+
 // Renamed in suite 0.2 (SEP-990, Enterprise-Managed Authorization); the same flow and context.
 scenarios['auth/enterprise-managed-authorization'] = scenarios['auth/cross-app-access-complete-flow'];
 

@@ -77,6 +77,7 @@ export {
   type MCPConfigErrorDetails,
   type MCPConnectOptions,
   type MCPCreateClientOptions,
+  type MCPDpopOption,
   MCPError,
   type MCPFormatResultContext,
   type MCPHttpServer,

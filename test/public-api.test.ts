@@ -84,6 +84,7 @@ describe('public API', () => {
         'StoredOAuthClientProviderOptions',
         'MCPStdioServer',
         'MCPHttpServer',
+        'MCPDpopOption',
         'MCPTool',
         'MCPServers',
         'MCPPrefixedTool',

@@ -35,7 +35,7 @@ export {
   type MCPServerConfig,
   parseServerConfig,
 } from './config/load.js';
-export type { MCPHttpServer, MCPStdioServer } from './config/server-spec.js';
+export type { MCPDpopOption, MCPHttpServer, MCPStdioServer } from './config/server-spec.js';
 export { type MCPToolFilter, toolFilter } from './config/tool-filter.js';
 export {
   MCPCallError,

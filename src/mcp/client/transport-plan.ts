@@ -114,6 +114,7 @@ export function httpTransportPlan(
       secrets,
       ...(options.fetch && { fetch: options.fetch }),
       ...(options.skipIssuerMetadataValidation === true && { skipIssuerMetadataValidation: true }),
+      ...(options.dpop !== undefined && { dpop: options.dpop }),
     });
   const shared = {
     url: target,

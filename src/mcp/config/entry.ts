@@ -12,6 +12,7 @@ import { MCPServerUrlError, type MCPServerUrlProblem } from '../protocol/errors.
 import {
   type EntryContext,
   entryError,
+  readBoolean,
   readNonEmptyString,
   readPositiveInteger,
   readStringArray,
@@ -40,8 +41,16 @@ export interface MCPHttpServerEntry extends MCPServerEntryBase {
   kind: 'http';
   /** The endpoint, interpolated and checked to be an `http:` or `https:` URL without `user:password@`. */
   url: string;
-  /** Ready for `MCPClient.fromUrl`. `transport`: `type: "sse"` → `'sse'`, `"streamable-http"` → itself, else `'auto'`. */
-  options: { headers?: Record<string, string>; transport: NonNullable<MCPHttpServer['transport']> };
+  /**
+   * Ready for `MCPClient.fromUrl`. `transport`: `type: "sse"` → `'sse'`, `"streamable-http"` → itself, else
+   * `'auto'`. `dpop`: the entry's `"dpop": true` (DPoP-bound tokens for the OAuth provider, a fresh key pair
+   * per client; see `MCPHttpServer.dpop`).
+   */
+  options: {
+    headers?: Record<string, string>;
+    transport: NonNullable<MCPHttpServer['transport']>;
+    dpop?: boolean;
+  };
 }
 
 /** One usable server of a configuration. */
@@ -144,7 +153,8 @@ function httpEntry(
     throw entryError(context, 'url', URL_PROBLEMS[error.problem](error), { cause: error });
   }
   const headers = readStringRecord(context, raw, 'headers');
-  const options = { ...(headers && { headers }), transport };
+  const dpop = readBoolean(context, raw, 'dpop');
+  const options = { ...(headers && { headers }), transport, ...(dpop !== undefined && { dpop }) };
   return { name: context.entry, kind: 'http', url, options, ...readFilter(context, raw) };
 }
 

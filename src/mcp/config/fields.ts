@@ -108,3 +108,15 @@ export function readPositiveInteger(
     throw entryError(context, field, 'must be a whole number of at least 1');
   return value;
 }
+
+/** `true` or `false` (`dpop`); undefined when absent. Never interpolated. */
+export function readBoolean(
+  context: EntryContext,
+  raw: Record<string, unknown>,
+  field: string,
+): boolean | undefined {
+  const value = raw[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') throw entryError(context, field, 'must be true or false');
+  return value;
+}

@@ -2,7 +2,7 @@
  * How a server is described: a command to start (stdio) or the HTTP options of a URL, and the checks a
  * server URL and its headers must pass before anything is sent.
  */
-import type { FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { DpopKeyPair, FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
 import { MCPConfigError, MCPServerUrlError } from '../protocol/errors.js';
 
 /**
@@ -60,6 +60,17 @@ export interface MCPHttpServer {
    */
   authProvider?: OAuthClientProvider;
   /**
+   * DPoP-bound access tokens for `authProvider` (RFC 9449; MCP authorization extension SEP-1932): the token
+   * request carries a DPoP proof, and a token issued as `token_type: DPoP` is sent as `Authorization: DPoP
+   * <token>` with a fresh proof on every request (POSTs, the GET stream, the session's DELETE, the HTTP+SSE
+   * GET and POSTs); a server's `use_dpop_nonce` challenge is answered once with its nonce. `true`: a fresh
+   * ES256 key pair per client, in memory and non-extractable. `{ keyPair }`: the key pair to sign with (the
+   * MCP SDK's `DpopKeyPair`, e.g. from `generateDpopKeyPair()`), for tokens that outlive the client. A
+   * provider implementing `dpop()` itself uses its own session whatever this is. Without `authProvider`
+   * nothing changes. The private key never appears in errors, events or logs. Default: off.
+   */
+  dpop?: MCPDpopOption;
+  /**
    * Accept authorization server metadata whose `issuer` differs from the URL it was fetched for (RFC 8414
    * §3.3), for servers whose metadata predates that check. Security-weakening. Default false.
    */
@@ -88,6 +99,12 @@ export interface MCPHttpServer {
    */
   fetch?: FetchLike;
 }
+
+/**
+ * The `dpop` option of {@link MCPHttpServer}: `true` (a fresh ES256 key pair per client), `false` (off), or
+ * the key pair to sign DPoP proofs with (RFC 9449).
+ */
+export type MCPDpopOption = boolean | { keyPair: DpopKeyPair };
 
 /**
  * The server URL, checked: the one check of every server URL (`MCPClient.fromUrl`, configuration entries,

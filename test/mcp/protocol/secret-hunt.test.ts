@@ -5,10 +5,12 @@
  * every console line, the CLI's output) must contain none of them, in any encoding (secret-hunter.ts).
  */
 import path from 'node:path';
+import { generateDpopKeyPair } from '@modelcontextprotocol/client';
 import { quote } from 'shell-quote';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type MCPCallError, MCPClient, MCPClientEvent, parseServerConfig } from '../../../src/mcp/index.js';
 import { cli } from '../../cli/run-cli.js';
+import { DpopFixture } from '../../fixtures/dpop-server.js';
 import { EchoSecretsServer } from '../../fixtures/echo-secrets-server.js';
 import { CLIENT_SECRET, OAuthFixture } from '../../fixtures/oauth-server.js';
 import { approve, MemoryOAuthProvider } from '../transports/http/memory-provider.js';
@@ -222,6 +224,37 @@ describe('secret hunt: OAuth', () => {
   });
 });
 
+describe('secret hunt: DPoP', () => {
+  it('the private key of an extractable DPoP key pair, and the bound tokens, through a refused step-up', async () => {
+    const upstream = await EchoSecretsServer.start();
+    const server = await DpopFixture.start({
+      upstream: upstream.origin,
+      requireNonce: true,
+      forbidOn: { method: 'POST', path: '/mcp', scope: 'mcp:admin' },
+    });
+    closeables.push(server, upstream);
+    const output = captureConsole();
+    const keyPair = await generateDpopKeyPair({ extractable: true });
+    const { d } = await crypto.subtle.exportKey('jwk', keyPair.privateKey);
+    const provider = new MemoryOAuthProvider();
+    const { client, events } = track(
+      MCPClient.fromUrl(server.url('/mcp'), { authProvider: provider, dpop: { keyPair } }),
+    );
+    const first = await rejection(client.connect());
+    await client.finishAuth(await approve(provider.authorizationUrls[0]));
+    // The first request with the token is answered 403 insufficient_scope: the user must authorize again.
+    const second = await rejection(client.connect());
+    expect(provider.authorizationUrls).toHaveLength(2);
+    expect(provider.tokens()?.token_type).toBe('DPoP');
+    const secrets = [d!, ...server.secrets, provider.codeVerifier()];
+    expectClean(
+      'DPoP key and bound tokens through a refused step-up',
+      { first, second, output, events },
+      secrets,
+    );
+  });
+});
+
 describe('secret hunt: stdio servers that print their environment', () => {
   function stdioClient(mode: string, options: Parameters<typeof MCPClient.fromStdio>[1] = {}) {
     const args = mode === '' ? [ENV_SERVER] : [ENV_SERVER, mode];
@@ -328,6 +361,6 @@ describe('the hunter itself', () => {
 
 describe('secret hunt coverage', () => {
   it('provoked every path', () => {
-    expect(covered.size).toBe(28);
+    expect(covered.size).toBe(29);
   });
 });

@@ -13,7 +13,9 @@
  *    `MCPCallError` of kind `http`, status 401, whose `cause` is the SDK's `UnauthorizedError`.
  * 3. The host obtains the code from its redirect URL and calls `finishAuth(code)`: the code is exchanged
  *    for tokens, which the provider saves.
- * 4. `connect()` again: every request now carries `Authorization: Bearer <access token>`.
+ * 4. `connect()` again: every request now carries `Authorization: Bearer <access token>`, or, for a
+ *    DPoP-bound token (RFC 9449, SEP-1932; the `dpop` option), `Authorization: DPoP <access token>` and a
+ *    fresh `DPoP` proof (dpop.ts).
  *
  * Secrets (tokens, client secrets, header values) never enter an error message, event or log: every token,
  * refresh token, client secret, Basic credential, PKCE verifier and authorization code is added to the
@@ -34,6 +36,13 @@ import {
 } from '@modelcontextprotocol/client';
 import { SecretSet } from '../../protocol/redact.js';
 import { redactValue } from '../../protocol/redact-error.js';
+import {
+  type AuthHeaders,
+  credentialHeaders,
+  type MCPDpopOption,
+  observeNonce,
+  withDpopOption,
+} from './dpop.js';
 import { withRedactedSdkConsole } from './sdk-console.js';
 
 /** Options of {@link HttpAuth}. */
@@ -58,6 +67,11 @@ export interface HttpAuthOptions {
   maxStepUpRetries?: number;
   /** Where the OAuth secrets are added as they become known (the client's redactor). Default: a set of its own. */
   secrets?: SecretSet;
+  /**
+   * DPoP-bound tokens (RFC 9449, SEP-1932; see dpop.ts `MCPDpopOption`). Default: none, unless the provider
+   * implements `dpop()`.
+   */
+  dpop?: MCPDpopOption;
 }
 
 /** The callback a browser was redirected to, or just its query, or the bare authorization code. */
@@ -74,9 +88,14 @@ export class HttpAuth {
   #steppedUpTo: string | undefined;
 
   constructor(options: HttpAuthOptions) {
-    this.provider = options.provider;
+    this.provider = withDpopOption(options.provider, options.dpop);
     this.#options = options;
     this.#secrets = options.secrets ?? new SecretSet();
+  }
+
+  /** Whether DPoP proofs may be signed: the provider (or the `dpop` option) has a DPoP session. */
+  get signsProofs(): boolean {
+    return typeof this.provider.dpop === 'function';
   }
 
   /** Re-authorizations allowed per request on `403 insufficient_scope`. */
@@ -84,13 +103,21 @@ export class HttpAuth {
     return Math.max(0, this.#options.maxStepUpRetries ?? 1);
   }
 
-  /** The current access token, for `Authorization: Bearer`; `undefined` before authorization. */
-  async accessToken(): Promise<string | undefined> {
+  /**
+   * The credential headers of one request to the MCP server, `undefined` before authorization: `Bearer`, or
+   * for a DPoP-bound token `DPoP` with a fresh proof for `htm` and `htu` (dpop.ts).
+   */
+  async headersFor(htm: string, htu: URL | string): Promise<AuthHeaders | undefined> {
     const tokens = await this.provider.tokens();
     // A provider may have been handed tokens by the host: they are secrets from the first request on.
     this.#secrets.add(tokens?.access_token);
     this.#secrets.add(tokens?.refresh_token);
-    return tokens?.access_token;
+    return tokens === undefined ? undefined : credentialHeaders(this.provider, tokens, htm, htu);
+  }
+
+  /** Notes what an answer of the MCP server at `url` carries for the next request: its `DPoP-Nonce`. */
+  async observe(headers: { get(name: string): string | null }, url: URL | string): Promise<void> {
+    await observeNonce(this.provider, headers, url);
   }
 
   /**

@@ -4,11 +4,14 @@
  * Server").
  *
  * - 405 (the spec's "no stream here") and 404 end it quietly and for good: the connection is not affected.
+ * - A 401 or `403 insufficient_scope` takes part in OAuth as a POST does (the transport's `open`); when the
+ *   user must authorize in a browser, the SDK's `UnauthorizedError` is reported and the stream ends.
  * - When the stream ends or fails it is reopened with `Last-Event-ID` set to the last event id seen ("Resumability
  *   and Redelivery"), after the server's `retry:` delay when it sent one, else after an exponential backoff.
  * - `maxRetries` consecutive failed attempts end it, reported through `onError`; a stream that delivered an
  *   event resets the count.
  */
+import { UnauthorizedError } from '@modelcontextprotocol/client';
 import { backoffDelayMs } from '../../../core/backoff.js';
 import { sleep } from '../../../core/sleep.js';
 import { httpStatusError, readBodyExcerpt } from './errors.js';
@@ -89,10 +92,15 @@ export class GetStream {
     let failures = 0;
     while (!signal.aborted) {
       let delivered = false;
+      let needsUser = false;
       const response = await this.deps.open(this.lastEventId, signal).catch((error: unknown) => {
         if (!signal.aborted) this.deps.onError(asError(error));
+        needsUser = error instanceof UnauthorizedError;
         return undefined;
       });
+      // OAuth needs the user in a browser (the provider was sent there): reopening cannot succeed before
+      // they finish, and would send them again. The next connect opens a new stream.
+      if (needsUser) return;
       if (response !== undefined) {
         if (response.status === 405 || response.status === 404) {
           await response.body?.cancel().catch(() => {});

@@ -1,9 +1,10 @@
 /**
  * Which headers go on each Streamable HTTP request (MCP spec 2025-11-25, "Transports > Streamable HTTP"): the
  * caller's static headers without the connection's own, then the per-message ones the SDK may add, then the
- * protocol's state: `Authorization`, `Mcp-Session-Id` ("Session Management") and `MCP-Protocol-Version`
- * ("Protocol Version Header").
+ * protocol's state: `Authorization` (and a DPoP-bound token's `DPoP` proof, RFC 9449), `Mcp-Session-Id`
+ * ("Session Management") and `MCP-Protocol-Version` ("Protocol Version Header").
  */
+import type { AuthHeaders } from './dpop.js';
 
 /**
  * Headers of the connection and the message framing, owned by the HTTP client: dropped from the caller's
@@ -29,6 +30,7 @@ const RESERVED_HEADERS = new Set([
   'accept',
   'content-type',
   'authorization',
+  'dpop',
   'mcp-session-id',
   'mcp-protocol-version',
   'last-event-id',
@@ -57,12 +59,13 @@ export class RequestHeaders {
    * plain object, built synchronously: a `Headers` instance and an `await` per request were measurable on the
    * hot path, and `fetch` validates names and values either way. The caller adds `Accept` and the like.
    * @param session - The `Mcp-Session-Id` to send, if any.
-   * @param token - The OAuth access token, sent as `Authorization: Bearer`, if any.
+   * @param credentials - The OAuth credential headers (`authorization`, and `dpop` for a DPoP-bound token:
+   *   auth.ts `headersFor`), if any.
    */
   for(
     extra: Readonly<Record<string, string>> | undefined,
     session: string | undefined,
-    token: string | undefined,
+    credentials: AuthHeaders | undefined,
   ): Record<string, string> {
     const headers = { ...this.#static };
     if (extra !== undefined) {
@@ -71,7 +74,10 @@ export class RequestHeaders {
         if (!RESERVED_HEADERS.has(key)) headers[key] = value;
       }
     }
-    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    if (credentials !== undefined) {
+      headers.authorization = credentials.authorization;
+      if (credentials.dpop !== undefined) headers.dpop = credentials.dpop;
+    }
     if (session !== undefined) headers['mcp-session-id'] = session;
     if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
     return headers;

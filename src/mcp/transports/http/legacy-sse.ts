@@ -20,6 +20,7 @@ import type { AgentwireTransport, TransportCloseInfo } from '../transport.js';
 import { WireOrder } from '../wire-order.js';
 import { type HttpAuth, httpAuthFor } from './auth.js';
 import { type HttpErrorContext, httpStatusError, httpTransportError, readBodyExcerpt } from './errors.js';
+import { type AuthRetries, FIRST_ATTEMPT, reauthorize } from './oauth-retry.js';
 import { fetchFollowingRedirects } from './redirects.js';
 import { readSse } from './sse-reader.js';
 
@@ -29,7 +30,10 @@ export interface LegacySSETransportOptions {
   url: string | URL;
   /** Static headers on the GET and every POST. Never copied into errors. */
   headers?: Record<string, string>;
-  /** OAuth provider (the SDK's type): bearer token on every request; on 401, `auth()` and one retry. */
+  /**
+   * OAuth provider (the SDK's type): its token on every request (Bearer, or DPoP with a fresh proof); on 401,
+   * `auth()` and one retry; on `403 insufficient_scope`, step-up (oauth-retry.ts).
+   */
   authProvider?: OAuthClientProvider;
   /** The client's OAuth state shared across its transports (see auth.ts). Wins over `authProvider`. */
   auth?: HttpAuth;
@@ -127,7 +131,7 @@ export class LegacySSETransport implements AgentwireTransport {
       );
     }, timeoutMs);
     try {
-      const response = await this.openStream(context, false);
+      const response = await this.openStream(context);
       if (response.body === null) throw httpStatusError(context, response.status, '');
       phase = 'no endpoint event on the SSE stream';
       await this.awaitEndpoint(response.body, context);
@@ -162,7 +166,7 @@ export class LegacySSETransport implements AgentwireTransport {
     if (this.closed || this.endpoint === undefined) {
       throw httpTransportError('not_connected', context, 'the SSE transport is not connected');
     }
-    const response = await this.post(message, context, false);
+    const response = await this.post(message, context);
     await response.body?.cancel().catch(() => {});
   }
 
@@ -252,37 +256,47 @@ export class LegacySSETransport implements AgentwireTransport {
     }
   }
 
-  private async openStream(context: HttpErrorContext, authRetried: boolean): Promise<Response> {
-    const headers = await this.headers();
+  /** The SSE GET; a 401 or `403 insufficient_scope` re-authorizes and sends it again (oauth-retry.ts). */
+  private async openStream(
+    context: HttpErrorContext,
+    retries: AuthRetries = FIRST_ATTEMPT,
+  ): Promise<Response> {
+    const headers = await this.headers('GET', this.url);
     headers.set('accept', 'text/event-stream');
-    const response = await this.fetch(
-      this.url,
-      { method: 'GET', headers, signal: this.lifetime.signal },
-      context,
-    );
+    const init = { method: 'GET', headers, signal: this.lifetime.signal };
+    const response = await this.fetch(this.url, init, context);
+    const next = await this.retries(response, this.url, retries);
+    if (next !== undefined) return this.openStream(context, next);
     if (response.ok) return response;
-    if (response.status === 401 && this.auth !== undefined && !authRetried) {
-      await this.auth.onUnauthorized(response);
-      return this.openStream(context, true);
-    }
     throw httpStatusError(context, response.status, await readBodyExcerpt(response));
   }
 
+  /** One POST to the message endpoint; OAuth as {@link openStream}. */
   private async post(
     message: JSONRPCMessage,
     context: HttpErrorContext,
-    authRetried: boolean,
+    retries: AuthRetries = FIRST_ATTEMPT,
   ): Promise<Response> {
-    const headers = await this.headers();
+    const endpoint = this.endpoint!;
+    const headers = await this.headers('POST', endpoint);
     headers.set('content-type', 'application/json');
     const init = { method: 'POST', headers, body: JSON.stringify(message), signal: this.lifetime.signal };
-    const response = await this.fetch(this.endpoint!, init, context);
+    const response = await this.fetch(endpoint, init, context);
+    const next = await this.retries(response, endpoint, retries);
+    if (next !== undefined) return this.post(message, context, next);
     if (response.ok) return response;
-    if (response.status === 401 && this.auth !== undefined && !authRetried) {
-      await this.auth.onUnauthorized(response);
-      return this.post(message, context, true);
-    }
     throw httpStatusError(context, response.status, await readBodyExcerpt(response));
+  }
+
+  /** Notes the answer's DPoP nonce; the retries of the next attempt when OAuth asks for one, else undefined. */
+  private async retries(
+    response: Response,
+    url: URL,
+    retries: AuthRetries,
+  ): Promise<AuthRetries | undefined> {
+    if (this.auth === undefined) return undefined;
+    await this.auth.observe(response.headers, url);
+    return response.ok ? undefined : reauthorize(this.auth, response, retries);
   }
 
   private async fetch(url: URL, init: RequestInit, context: HttpErrorContext): Promise<Response> {
@@ -297,10 +311,12 @@ export class LegacySSETransport implements AgentwireTransport {
     }
   }
 
-  private async headers(): Promise<Headers> {
+  /** The static headers and the OAuth credentials (Bearer, or DPoP with a proof for `method` and `url`). */
+  private async headers(method: 'GET' | 'POST', url: URL): Promise<Headers> {
     const headers = new Headers(this.options.headers);
-    const token = await this.auth?.accessToken();
-    if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
+    const credentials = await this.auth?.headersFor(method, url);
+    if (credentials !== undefined) headers.set('authorization', credentials.authorization);
+    if (credentials?.dpop !== undefined) headers.set('dpop', credentials.dpop);
     return headers;
   }
 }

@@ -2,9 +2,11 @@
  * When an HTTP request is sent again after OAuth (MCP spec 2025-11-25, "Authorization"): after a 401 the
  * token is refreshed or obtained (auth.ts) and the request retried once; after `403 insufficient_scope` the
  * wider scope is authorized and the request retried, at most `maxStepUpRetries` times ("Authorization > Scope
- * Challenge Handling"). Any other answer, or one more of them, is final.
+ * Challenge Handling"); after a DPoP `use_dpop_nonce` challenge (RFC 9449 §9) the request is signed again
+ * with the server's nonce and retried once. Any other answer, or one more of them, is final.
  */
 import type { HttpAuth } from './auth.js';
+import { isNonceChallenge } from './dpop.js';
 
 /** How one request has re-authorized so far. */
 export interface AuthRetries {
@@ -12,6 +14,8 @@ export interface AuthRetries {
   readonly unauthorized: boolean;
   /** How many `403 insufficient_scope` step-ups were made. */
   readonly stepUps: number;
+  /** Whether a DPoP `use_dpop_nonce` challenge was already answered with the server's nonce. */
+  readonly nonce?: boolean;
 }
 
 /** A request's first attempt: nothing re-authorized yet. */
@@ -28,16 +32,21 @@ export async function reauthorize(
   response: Response,
   retries: AuthRetries,
 ): Promise<AuthRetries | undefined> {
+  // The nonce was noted by the caller (HttpAuth.observe); the next proof carries it. Not a re-authorization.
+  if (retries.nonce !== true && auth.signsProofs && isNonceChallenge(response)) {
+    await response.body?.cancel().catch(() => {});
+    return { ...retries, nonce: true };
+  }
   if (response.status === 401 && !retries.unauthorized) {
     await auth.onUnauthorized(response);
-    return { unauthorized: true, stepUps: retries.stepUps };
+    return { ...retries, unauthorized: true };
   }
   if (
     response.status === 403 &&
     retries.stepUps < auth.maxStepUpRetries &&
     (await auth.onForbidden(response))
   ) {
-    return { unauthorized: retries.unauthorized, stepUps: retries.stepUps + 1 };
+    return { ...retries, stepUps: retries.stepUps + 1 };
   }
   return undefined;
 }

@@ -17,7 +17,8 @@
  * - headers.ts: the headers of each request (the caller's, `Mcp-Session-Id`, `MCP-Protocol-Version`); the
  *   `Accept` and `Content-Type` of each are set in `post` and `openGet`.
  * - requester.ts (and undici.ts): undici or `fetch` for each request.
- * - oauth-retry.ts (and auth.ts): 401 re-authorization, `403 insufficient_scope` step-up.
+ * - oauth-retry.ts (and auth.ts): 401 re-authorization, `403 insufficient_scope` step-up, on POSTs and GETs;
+ *   dpop.ts: DPoP-bound tokens (RFC 9449), a fresh proof per request and the `use_dpop_nonce` retry.
  * - session.ts: the session id captured on `initialize`, its expiry on 404 (or a 400 "unknown session"),
  *   the DELETE that ends it on close (tolerated and bounded).
  * - answers.ts: JSON or SSE answers; a response is a message with no method and this request's id, and
@@ -91,9 +92,10 @@ export interface StreamableHTTPTransportOptions {
   /**
    * The client's OAuth state (auth.ts), shared by every transport the client opens, so that `finishAuth`
    * after a failed connect, and reconnects, know the challenge's metadata URL and scopes. Its access token
-   * is sent as `Authorization: Bearer`; on 401 it refreshes or authorizes and the request is retried once;
-   * on `403 insufficient_scope` the wider scope is authorized and the request retried (step-up). When the
-   * user must authorize in a browser, the SDK's `UnauthorizedError` is thrown as-is.
+   * is sent as `Authorization: Bearer` (a DPoP-bound one as `DPoP`, with a proof per request); on 401 it
+   * refreshes or authorizes and the request is retried once; on `403 insufficient_scope` the wider scope is
+   * authorized and the request retried (step-up). When the user must authorize in a browser, the SDK's
+   * `UnauthorizedError` is thrown as-is.
    */
   auth?: HttpAuth;
   /**
@@ -139,6 +141,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined;
 
+  private readonly url: URL;
   private readonly headers: RequestHeaders;
   private readonly requester: Requester;
   private readonly auth: HttpAuth | undefined;
@@ -162,6 +165,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
 
   constructor(private readonly options: StreamableHTTPTransportOptions) {
     const url = new URL(options.url);
+    this.url = url;
     this.headers = new RequestHeaders(options.headers);
     this.requester = new Requester(url, options.fetch);
     this.auth = options.auth;
@@ -296,7 +300,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     for (const controller of this.oneWay) controller.abort(reason);
     await this.getStream?.stop();
     await this.session.end(session, async (id, signal) => {
-      const headers = this.headers.for(undefined, id, await this.accessToken());
+      const headers = this.headers.for(undefined, id, await this.credentials('DELETE'));
       return this.requester.send('DELETE', headers, undefined, signal);
     });
     this.info ??= { kind: 'not_connected', message: 'transport closed by the client', server: this.server };
@@ -359,8 +363,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
   ): Promise<Response | JsonAnswer> {
     const initialize = isInitialize(message);
     const session = initialize ? undefined : this.session.id;
-    const token = this.auth === undefined ? undefined : await this.auth.accessToken();
-    const headers = this.headers.for(options?.headers, session, token);
+    const headers = this.headers.for(options?.headers, session, await this.credentials('POST'));
     const modern = modernRequestHeaders(message);
     if (modern !== undefined) applyModernHeaders(headers, modern);
     headers['content-type'] = 'application/json';
@@ -368,6 +371,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     const body = JSON.stringify(message);
     const limit = this.answers.oversized(context, 'the JSON answer');
     const response = await this.requester.send('POST', headers, body, signal, onBytes, limit);
+    if (this.auth !== undefined) await this.auth.observe(response.headers, this.url);
     if (response.ok) {
       this.reached = true;
       if (initialize) this.session.started(response.headers);
@@ -379,16 +383,29 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     throw await this.session.failedAnswer(response, context, session);
   }
 
-  private async accessToken(): Promise<string | undefined> {
-    return this.auth?.accessToken();
+  /** The OAuth credential headers of one request (auth.ts `headersFor`: Bearer, or DPoP with its proof). */
+  private async credentials(method: 'POST' | 'GET' | 'DELETE') {
+    return this.auth?.headersFor(method, this.url);
   }
 
-  /** A GET for an SSE stream: the standalone one, or a resumption (with `Last-Event-ID`). */
-  private async openGet(lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
-    const headers = this.headers.for(undefined, this.session.id, await this.accessToken());
+  /**
+   * A GET for an SSE stream: the standalone one, or a resumption (with `Last-Event-ID`). A 401 or
+   * `403 insufficient_scope` re-authorizes and sends it again, as a POST does (oauth-retry.ts).
+   * @throws the SDK's `UnauthorizedError` when the user must authorize in a browser (get-stream.ts then stops).
+   */
+  private async openGet(
+    lastEventId: string | undefined,
+    signal: AbortSignal,
+    retries: AuthRetries = FIRST_ATTEMPT,
+  ): Promise<Response> {
+    const headers = this.headers.for(undefined, this.session.id, await this.credentials('GET'));
     headers.accept = 'text/event-stream';
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    return this.requester.send('GET', headers, undefined, signal);
+    const response = await this.requester.send('GET', headers, undefined, signal);
+    if (this.auth !== undefined) await this.auth.observe(response.headers, this.url);
+    const next =
+      response.ok || this.auth === undefined ? undefined : await reauthorize(this.auth, response, retries);
+    return next === undefined ? response : this.openGet(lastEventId, signal, next);
   }
 
   private openGetStream(): void {
