@@ -48,7 +48,9 @@ function abortReasonText(reason: unknown): string {
 export function toCallError(error: unknown, context: FailureContext): MCPCallError {
   if (context.signal?.aborted) {
     const reason = context.signal.reason;
-    return make('aborted', `aborted (${abortReasonText(reason)})`, context, { cause: reason });
+    // A task-backed call keeps its task's id (tasks-run.ts).
+    const taskId = error instanceof MCPCallError ? error.taskId : undefined;
+    return make('aborted', `aborted (${abortReasonText(reason)})`, context, { cause: reason, taskId });
   }
   if (error instanceof MCPCallError) {
     // A transport's error says what failed; the session knows the request it failed in.

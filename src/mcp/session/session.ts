@@ -39,6 +39,7 @@ import { callThroughSdk } from './sdk-call.js';
 import { isSdkLateMessageReport } from './sdk-signals.js';
 import { answerServerRequests, routeNotifications } from './sdk-wiring.js';
 import { clientCapabilities, type MCPServerRequestHandlers } from './server-requests.js';
+import { SessionTasks, type TaskCallOptions } from './tasks-session.js';
 import { type ExcludedTool, ToolHeaders } from './tool-headers.js';
 
 /** What a session tells its owner. */
@@ -96,6 +97,7 @@ export class Session {
   #toolHeaders: ToolHeaders | undefined;
   /** Elicitation handlers, and the -32042 retry (elicitations.ts). */
   #elicitations = new Elicitations('', {});
+  #tasks = new SessionTasks(undefined, undefined, {}); // the server's task support (tasks-session.ts)
 
   private constructor(sdk: Client, transport: AgentwireTransport, server: string, redact?: Redactor) {
     this.#redact = redact;
@@ -174,6 +176,7 @@ export class Session {
     for (const report of negotiated.reports) transport.onerror?.(report);
     if (negotiated.lateProbe) dropLateProbeAnswers(transport);
     const modern = sdk.getProtocolEra() !== 'legacy';
+    session.#tasks = new SessionTasks(sdk.getProtocolEra(), sdk.getServerCapabilities(), capabilities);
     if (modern && era.probe === 'http')
       session.#toolHeaders = new ToolHeaders((tool) => hooks.onToolExcluded?.(tool));
     // 2026-07-28 calls take the direct path too (modern-calls.ts) unless the funnel is asked for.
@@ -241,6 +244,7 @@ export class Session {
     return this.listAll<MCPToolDefinition>('tools/list', 'tools', options, listToolsResultSchema).then(
       (tools) => {
         this.#reissuable.learn(tools);
+        this.#tasks.learn(tools);
         return this.#toolHeaders?.accept(tools) ?? tools;
       },
     );
@@ -337,14 +341,20 @@ export class Session {
     }
   }
 
+  /** Why `toolName` cannot be called on this connection, if it cannot (a task the server cannot run). */
+  callRefusal(toolName: string): string | undefined {
+    return this.#tasks.refusal(toolName);
+  }
+
   /**
-   * `tools/call`. Returns the raw result; `content` is `[]` when a server omits it.
+   * `tools/call`; as a task where the tool or server says so (tasks-session.ts), to the task's final result.
+   * Returns the raw result; `content` is `[]` when a server omits it.
    * @throws MCPCallError
    */
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    options: RequestOptions,
+    options: TaskCallOptions,
   ): Promise<CallToolResult> {
     const context = {
       method: 'tools/call',
@@ -356,6 +366,8 @@ export class Session {
     const send = (): Promise<CallToolResult> => {
       if (!this.#direct) return this.#callThroughFunnel(params, options);
       if (this.era === 'modern') return this.#callDirectModern(params, options);
+      if (this.#tasks.legacyTask(name, options))
+        return this.#tasks.callLegacy(this.#direct, outboundParams(params), options, this.#taskContext(name));
       return this.#direct.request('tools/call', outboundParams(params), callToolResultSchema, options);
     };
     const call = async (): Promise<CallToolResult> => {
@@ -387,17 +399,19 @@ export class Session {
   /** `tools/call` on the 2026-07-28 direct path (modern-calls.ts). */
   #callDirectModern(
     params: { name: string; arguments: Record<string, unknown> },
-    options: RequestOptions,
+    options: TaskCallOptions,
   ): Promise<CallToolResult> {
     const direct = this.#direct as DirectRequests;
     const headers = this.#toolHeaders?.headersFor(params.name, params.arguments);
-    const sent = outboundParams(params, this.#logLevel);
-    return requestWithInputRounds(direct, 'tools/call', sent, callToolResultSchema, options, {
-      server: this.#server,
-      answerers: this.#answerers,
-      maxRounds: this.#maxInputRounds,
-      headers,
-    });
+    const inputs = { server: this.#server, answerers: this.#answerers, maxRounds: this.#maxInputRounds };
+    const tasks = this.#tasks.modern(direct, inputs, options, this.#taskContext(params.name));
+    const sent = outboundParams(tasks ? { ...params, _meta: tasks.meta } : params, this.#logLevel);
+    const context = { ...inputs, headers, onTask: tasks?.onTask };
+    return requestWithInputRounds(direct, 'tools/call', sent, callToolResultSchema, options, context);
+  }
+
+  #taskContext(toolName: string) {
+    return { server: this.#server, toolName, onError: (error: Error) => this.#sdk.onerror?.(error) };
   }
 
   /** Closes the connection (HTTP DELETE, stdio tree; `lost`: see `lostInfo`). Idempotent, never throws. */
