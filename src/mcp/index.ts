@@ -17,6 +17,7 @@ export { createClient, type MCPCreateClientOptions } from './client/create-clien
 export { MCPClientEvent, type MCPClientEvents, type MCPClientLogEntry } from './client/events.js';
 export type { MCPClientOptions, MCPClientState, MCPRequestOptions } from './client/options.js';
 export type { MCPReconnectOptions } from './client/reconnect.js';
+export type { MCPTaskCall } from './client/task-calls.js';
 export type { MCPHttpServerEntry, MCPServerEntry, MCPStdioServerEntry } from './config/entry.js';
 export {
   getServerEntry,
@@ -40,6 +41,7 @@ export {
   type MCPServerUrlProblem,
   MCPToolError,
 } from './protocol/errors.js';
+export type { MCPTask, MCPTaskStatus, MCPTaskSupport } from './protocol/tasks.js';
 export type {
   Annotations,
   AudioContent,

@@ -46,6 +46,7 @@ import {
   type MCPRequestOptions,
 } from './options.js';
 import { ResponseCache } from './response-cache.js';
+import { type MCPTaskCall, resumableTask, startTaskCall, withTaskEvents } from './task-calls.js';
 import { redactToolErrorText } from './tool-error-text.js';
 import { ToolRefresh } from './tool-refresh.js';
 import { httpTransportPlan, stdioTransportPlan, type TransportPlan } from './transport-plan.js';
@@ -265,7 +266,9 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     input: Record<string, unknown>,
     options: MCPToolCallOptions | undefined,
   ): Promise<CallToolResult> {
-    const resolved = resolveCallOptions(this.#callDefaults, name, options);
+    const resolved = withTaskEvents(resolveCallOptions(this.#callDefaults, name, options), (task) =>
+      this.emit('taskStatus', { toolName: name, task }),
+    );
     const timeout = resolved.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     const deadline = Date.now() + timeout;
     // The timeout bounds the whole call, waiting for a reconnect included: a later attempt gets what is left.
@@ -280,9 +283,31 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
       if (error instanceof MCPCallError && connection.meansConnectionLost(error))
         connection.lost(session, error);
       if (!connection.shouldRetry(error, resolved)) throw error;
-      // The server lost this call with its connection (crash, expired session): once reconnected, send it again.
-      return request(await connection.sessionForCall(name, resolved, deadline), deadline - Date.now());
+      // The server lost this call with its connection (crash, expired session): once reconnected, send it again;
+      // a task it created lives on the server: poll that one (task-calls.ts).
+      const next = await connection.sessionForCall(name, resolved, deadline);
+      const taskId = resumableTask(error);
+      if (taskId !== undefined) return next.tasks.resume(taskId, name, { ...resolved, timeoutMs: timeout });
+      return request(next, deadline - Date.now());
     }
+  }
+
+  /**
+   * Calls a tool as a task (`task: true`, see `MCPToolCallOptions.task`) and returns a handle at once: the
+   * task's last status and progress, `cancel()`, and the final `result` (what `callTool` resolves with).
+   * Input the task asks for goes to the client's handlers (`onElicitation`, `onSampling`, `roots`).
+   */
+  callToolAsTask(
+    name: string,
+    input: Record<string, unknown> = {},
+    options?: MCPToolCallOptions,
+  ): MCPTaskCall {
+    return startTaskCall((merged) => this.callTool(name, input, merged), options);
+  }
+
+  /** Why the tool cannot be called on the current connection, if it cannot (see `Session.tasks`). */
+  callRefusal(toolName: string): string | undefined {
+    return this.#connection.connected?.tasks.refusal(toolName);
   }
 
   /**

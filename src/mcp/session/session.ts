@@ -23,7 +23,12 @@ import { Elicitations } from './elicitations.js';
 import { closed, type FailureContext, lostInfo, teardownInfo, toCallError } from './error-mapping.js';
 import { dropLateProbeAnswers, prepareStart, refusedVersion } from './handover.js';
 import { attachListen, type ListenFeatures, type ListenHooks } from './listen.js';
-import { DEFAULT_MAX_INPUT_ROUNDS, modernWire, requestWithInputRounds } from './modern-calls.js';
+import {
+  DEFAULT_MAX_INPUT_ROUNDS,
+  type InputRoundsContext,
+  modernWire,
+  requestWithInputRounds,
+} from './modern-calls.js';
 import { type Negotiated, negotiate, type SessionEra } from './negotiate.js';
 import { ReissuableTools, reissuingRead } from './reissue.js';
 import { outboundParams, sdkOptions } from './request-extras.js';
@@ -89,15 +94,14 @@ export class Session {
   /** `tools/call` without the SDK's funnel; set once a 2025-era connection is up (see calls.ts). */
   #direct: DirectRequests | undefined;
   /** The handlers that answer input requests (2026-07-28 direct calls). */
-  #answerers: SessionClientFeatures = {};
-  #maxInputRounds = DEFAULT_MAX_INPUT_ROUNDS;
+  #inputs: InputRoundsContext = { server: '', answerers: {}, maxRounds: DEFAULT_MAX_INPUT_ROUNDS };
   /** The tools a `tools/call` lost in flight may be re-sent for (reissue.ts). */
   readonly #reissuable = new ReissuableTools();
   /** The tools' `Mcp-Param-*` declarations, on a 2026-era Streamable HTTP connection (tool-headers.ts). */
   #toolHeaders: ToolHeaders | undefined;
   /** Elicitation handlers, and the -32042 retry (elicitations.ts). */
   #elicitations = new Elicitations('', {});
-  #tasks = new SessionTasks(undefined, undefined, {}); // the server's task support (tasks-session.ts)
+  #tasks = new SessionTasks(); // the server's task support (tasks-session.ts)
 
   private constructor(sdk: Client, transport: AgentwireTransport, server: string, redact?: Redactor) {
     this.#redact = redact;
@@ -151,8 +155,7 @@ export class Session {
     const session = new Session(sdk, transport, server, features.redact);
     session.#elicitations = new Elicitations(server, features);
     // Input rounds of the 2026-07-28 direct path answer elicitations as `elicitation/create` does.
-    session.#answerers = session.#elicitations.answerers(features);
-    session.#maxInputRounds = maxRounds;
+    session.#inputs = { server, answerers: session.#elicitations.answerers(features), maxRounds };
     sdk.onerror = (error) => {
       if (isSdkLateMessageReport(error)) hooks.onLateMessage?.();
       else hooks.onError(redactError(error, features.redact));
@@ -176,7 +179,6 @@ export class Session {
     for (const report of negotiated.reports) transport.onerror?.(report);
     if (negotiated.lateProbe) dropLateProbeAnswers(transport);
     const modern = sdk.getProtocolEra() !== 'legacy';
-    session.#tasks = new SessionTasks(sdk.getProtocolEra(), sdk.getServerCapabilities(), capabilities);
     if (modern && era.probe === 'http')
       session.#toolHeaders = new ToolHeaders((tool) => hooks.onToolExcluded?.(tool));
     // 2026-07-28 calls take the direct path too (modern-calls.ts) unless the funnel is asked for.
@@ -187,6 +189,7 @@ export class Session {
         () => hooks.onLateMessage?.(),
         modern ? modernWire(sdk, clientInfo, capabilities, transport) : undefined,
       );
+    session.#tasks = SessionTasks.of(sdk, capabilities, session.#direct, session.#inputs);
     session.#routeDirectResponses();
     if (sdk.getProtocolEra() === 'modern') attachListen(session, sdk, server, hooks, features, options);
     return session;
@@ -341,9 +344,9 @@ export class Session {
     }
   }
 
-  /** Why `toolName` cannot be called on this connection, if it cannot (a task the server cannot run). */
-  callRefusal(toolName: string): string | undefined {
-    return this.#tasks.refusal(toolName);
+  /** Tasks here: which tools cannot be called, and resuming a task after a reconnect (tasks-session.ts). */
+  get tasks(): SessionTasks {
+    return this.#tasks;
   }
 
   /**
@@ -367,7 +370,7 @@ export class Session {
       if (!this.#direct) return this.#callThroughFunnel(params, options);
       if (this.era === 'modern') return this.#callDirectModern(params, options);
       if (this.#tasks.legacyTask(name, options))
-        return this.#tasks.callLegacy(this.#direct, outboundParams(params), options, this.#taskContext(name));
+        return this.#tasks.callLegacy(outboundParams(params), options);
       return this.#direct.request('tools/call', outboundParams(params), callToolResultSchema, options);
     };
     const call = async (): Promise<CallToolResult> => {
@@ -403,15 +406,10 @@ export class Session {
   ): Promise<CallToolResult> {
     const direct = this.#direct as DirectRequests;
     const headers = this.#toolHeaders?.headersFor(params.name, params.arguments);
-    const inputs = { server: this.#server, answerers: this.#answerers, maxRounds: this.#maxInputRounds };
-    const tasks = this.#tasks.modern(direct, inputs, options, this.#taskContext(params.name));
+    const tasks = this.#tasks.modern(params.name, options);
     const sent = outboundParams(tasks ? { ...params, _meta: tasks.meta } : params, this.#logLevel);
-    const context = { ...inputs, headers, onTask: tasks?.onTask };
+    const context = { ...this.#inputs, headers, onTask: tasks?.onTask };
     return requestWithInputRounds(direct, 'tools/call', sent, callToolResultSchema, options, context);
-  }
-
-  #taskContext(toolName: string) {
-    return { server: this.#server, toolName, onError: (error: Error) => this.#sdk.onerror?.(error) };
   }
 
   /** Closes the connection (HTTP DELETE, stdio tree; `lost`: see `lostInfo`). Idempotent, never throws. */

@@ -75,7 +75,8 @@ export async function createLegacyTask(
   return { first: toPoll(created, true), wire: new LegacyTaskWire(direct, capabilities) };
 }
 
-class LegacyTaskWire implements TaskWire {
+/** Drives one 2025-era task. */
+export class LegacyTaskWire implements TaskWire {
   readonly #direct: DirectRequests;
   readonly #capabilities: LegacyTaskCapabilities;
   /** The pending `tasks/result`, started when the task asked for input. */

@@ -56,6 +56,20 @@ export interface TaskRunContext {
   onError(error: Error): void;
 }
 
+/**
+ * A request of a task failed (a poll, `tasks/result`, …): the failure, and the task it belongs to, so that
+ * the error the caller gets names the task (error-mapping.ts unwraps it) and a reconnect can resume it.
+ */
+export class TaskRequestError extends Error {
+  override name = 'TaskRequestError';
+  readonly taskId: string;
+
+  constructor(taskId: string, cause: unknown) {
+    super(`a request of task "${taskId}" failed`, { cause });
+    this.taskId = taskId;
+  }
+}
+
 /** The options a task-backed call takes. */
 export type TaskRunOptions = RequestOptions & Pick<MCPToolCallOptions, 'taskTimeoutMs' | 'onTaskStatus'>;
 
@@ -121,7 +135,7 @@ export async function runTask(
       const text = reason instanceof Error ? reason.message : String(reason ?? 'aborted');
       throw new MCPCallError('aborted', `aborted (${text})`, { ...where, cause: reason });
     }
-    throw error instanceof MCPCallError ? error.with({ taskId }) : error;
+    throw error instanceof MCPCallError ? error.with({ taskId }) : new TaskRequestError(taskId, error);
   } finally {
     clearTimeout(timer);
     ended.abort(new Error('the task-backed call ended'));

@@ -3,12 +3,19 @@
  * 2026-07-28 tasks extension), each listed tool's `execution.taskSupport`, and so whether and how a
  * `tools/call` runs as a task. The drivers are tasks-legacy.ts, tasks-modern.ts and tasks-run.ts.
  */
+import type { Client } from '@modelcontextprotocol/client';
 import { isRecord } from '../../core/json.js';
+import { MCPCallError } from '../protocol/errors.js';
 import type { MCPTaskSupport } from '../protocol/tasks.js';
 import type { CallToolResult, MCPToolDefinition } from '../protocol/types.js';
 import type { DirectRequests } from './calls.js';
 import type { InputRoundsContext } from './modern-calls.js';
-import { createLegacyTask, type LegacyTaskCapabilities, legacyTaskCapabilities } from './tasks-legacy.js';
+import {
+  createLegacyTask,
+  type LegacyTaskCapabilities,
+  LegacyTaskWire,
+  legacyTaskCapabilities,
+} from './tasks-legacy.js';
 import { advertisesTasksExtension, createdTask, ModernTaskWire, tasksMeta } from './tasks-modern.js';
 import { runTask, type TaskRunContext, type TaskRunOptions } from './tasks-run.js';
 
@@ -22,29 +29,63 @@ function taskSupportOf(tool: MCPToolDefinition): MCPTaskSupport {
   return support === 'optional' || support === 'required' ? support : 'forbidden';
 }
 
+/** What a session's tasks run on. */
+export interface SessionTasksSetup {
+  era: 'modern' | 'legacy' | undefined;
+  /** The server's capabilities (`initialize` or `server/discover`). */
+  serverCapabilities: unknown;
+  /** What the client declared, for the extension's per-request declaration. */
+  clientCapabilities: Record<string, object>;
+  /** The direct request path (calls.ts); without it, no call runs as a task. */
+  direct: DirectRequests | undefined;
+  /** The handlers that answer a 2026 task's input requests, and the server's name. */
+  inputs: InputRoundsContext;
+  /** Failures that belong to no call (a cancellation that could not be sent). */
+  onError(error: Error): void;
+}
+
+/** What a 2026-era `tools/call` adds to take part in the extension. */
+export interface ModernTaskHooks {
+  /** The request's `_meta` declaring the extension. */
+  meta: Record<string, unknown>;
+  /** Runs a created task to its final result. */
+  onTask(created: Record<string, unknown>, signal: AbortSignal | undefined): Promise<CallToolResult>;
+}
+
 /** One session's task support; see the file header. */
 export class SessionTasks {
   readonly #support = new Map<string, MCPTaskSupport>();
   readonly #legacy: LegacyTaskCapabilities | undefined;
   /** The `_meta` that declares the extension, when the 2026 server advertised it. */
   readonly #modernMeta: Record<string, unknown> | undefined;
+  readonly #setup: SessionTasksSetup | undefined;
 
-  /**
-   * @param era - the connection's era.
-   * @param serverCapabilities - the server's capabilities (`initialize` or `server/discover`).
-   * @param clientCapabilities - what the client declared, for the extension's per-request declaration.
-   */
-  constructor(
-    era: 'modern' | 'legacy' | undefined,
-    serverCapabilities: unknown,
+  /** The task support of the connection `sdk` holds, once it is up. */
+  static of(
+    sdk: Client,
     clientCapabilities: Record<string, object>,
-  ) {
-    if (era === 'modern') {
-      this.#modernMeta = advertisesTasksExtension(serverCapabilities)
-        ? tasksMeta(clientCapabilities)
+    direct: DirectRequests | undefined,
+    inputs: InputRoundsContext,
+  ): SessionTasks {
+    const onError = (error: Error) => sdk.onerror?.(error);
+    const era = sdk.getProtocolEra();
+    return new SessionTasks({
+      era,
+      serverCapabilities: sdk.getServerCapabilities(),
+      ...{ clientCapabilities, direct, inputs, onError },
+    });
+  }
+
+  /** Without `setup` (before a connection is up): no task support. */
+  constructor(setup?: SessionTasksSetup) {
+    this.#setup = setup;
+    if (setup?.direct === undefined) return;
+    if (setup.era === 'modern') {
+      this.#modernMeta = advertisesTasksExtension(setup.serverCapabilities)
+        ? tasksMeta(setup.clientCapabilities)
         : undefined;
     } else {
-      this.#legacy = legacyTaskCapabilities(serverCapabilities);
+      this.#legacy = legacyTaskCapabilities(setup.serverCapabilities);
     }
   }
 
@@ -76,49 +117,53 @@ export class SessionTasks {
    * The 2025-era task-backed call: create, poll, result (tasks-legacy.ts).
    * @throws what tasks-run.ts and the requests throw.
    */
-  async callLegacy(
-    direct: DirectRequests,
-    params: Record<string, unknown>,
-    options: TaskCallOptions,
-    context: TaskRunContext,
-  ): Promise<CallToolResult> {
+  async callLegacy(params: Record<string, unknown>, options: TaskCallOptions): Promise<CallToolResult> {
     const leg = { signal: options.signal, timeoutMs: options.timeoutMs };
-    const { first, wire } = await createLegacyTask(
-      direct,
-      params,
-      this.#legacy as LegacyTaskCapabilities,
-      leg,
-    );
-    return runTask(first, wire, options, context);
+    const direct = this.#setup?.direct as DirectRequests;
+    const legacy = this.#legacy as LegacyTaskCapabilities;
+    const { first, wire } = await createLegacyTask(direct, params, legacy, leg);
+    return runTask(first, wire, options, this.#context(String(params.name)));
+  }
+
+  /** The 2026-era hooks (tasks-modern.ts); undefined when the server did not advertise the extension. */
+  modern(toolName: string, options: TaskCallOptions): ModernTaskHooks | undefined {
+    const meta = this.#modernMeta;
+    const setup = this.#setup;
+    if (meta === undefined || setup?.direct === undefined) return undefined;
+    const wire = new ModernTaskWire(setup.direct, meta, setup.inputs);
+    const onTask = (created: Record<string, unknown>, signal: AbortSignal | undefined) =>
+      runTask(createdTask(created), wire, { ...options, signal }, this.#context(toolName));
+    return { meta, onTask };
   }
 
   /**
-   * What a 2026-era `tools/call` adds to take part in the extension: its `_meta` declaration and the hook
-   * that runs a created task; nothing when the server did not advertise the extension.
+   * Polls a task created on an earlier connection to its end, on this one: a reconnect does not end a task
+   * the server keeps (MCP spec 2025-11-25, "Tasks > TTL and Resource Management"; the extension's task id
+   * is a durable handle).
+   * @throws MCPCallError kind `protocol` when this connection runs no tasks; what tasks-run.ts and the
+   *   requests throw (a task the server no longer knows: kind `jsonrpc`).
    */
-  modern(
-    direct: DirectRequests,
-    inputs: InputRoundsContext,
-    options: TaskCallOptions,
-    context: TaskRunContext,
-  ):
-    | {
-        meta: Record<string, unknown>;
-        onTask: (
-          created: Record<string, unknown>,
-          signal: AbortSignal | undefined,
-        ) => Promise<CallToolResult>;
-      }
-    | undefined {
-    const meta = this.#modernMeta;
-    if (meta === undefined) return undefined;
-    const onTask = (created: Record<string, unknown>, signal: AbortSignal | undefined) =>
-      runTask(
-        createdTask(created),
-        new ModernTaskWire(direct, meta, inputs),
-        { ...options, signal },
-        context,
+  async resume(taskId: string, toolName: string, options: TaskCallOptions): Promise<CallToolResult> {
+    const setup = this.#setup;
+    const direct = setup?.direct;
+    let wire: ModernTaskWire | LegacyTaskWire | undefined;
+    if (direct !== undefined && this.#modernMeta !== undefined)
+      wire = new ModernTaskWire(direct, this.#modernMeta, (setup as SessionTasksSetup).inputs);
+    else if (direct !== undefined && this.#legacy?.toolsCall === true)
+      wire = new LegacyTaskWire(direct, this.#legacy);
+    const where = { server: setup?.inputs.server, method: 'tasks/get', toolName, taskId };
+    if (wire === undefined)
+      throw new MCPCallError(
+        'protocol',
+        'the server no longer declares tasks, so the task cannot be resumed',
+        where,
       );
-    return { meta, onTask };
+    const leg = { signal: options.signal, timeoutMs: options.timeoutMs };
+    return runTask(await wire.get(taskId, leg), wire, options, this.#context(toolName));
+  }
+
+  #context(toolName: string): TaskRunContext {
+    const setup = this.#setup as SessionTasksSetup;
+    return { server: setup.inputs.server, toolName, onError: (error) => setup.onError(error) };
   }
 }
