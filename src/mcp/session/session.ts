@@ -189,7 +189,9 @@ export class Session {
         () => hooks.onLateMessage?.(),
         modern ? modernWire(sdk, clientInfo, capabilities, transport) : undefined,
       );
-    session.#tasks = SessionTasks.of(sdk, capabilities, session.#direct, session.#inputs);
+    const fail = (error: unknown, method: string, toolName: string) =>
+      session.#fail(error, { method, toolName });
+    session.#tasks = SessionTasks.of(sdk, capabilities, session.#direct, session.#inputs, fail);
     session.#routeDirectResponses();
     if (sdk.getProtocolEra() === 'modern') attachListen(session, sdk, server, hooks, features, options);
     return session;

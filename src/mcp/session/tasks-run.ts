@@ -12,17 +12,21 @@
  * (n counting the reports from 1; message `task <status>[: <statusMessage>]`), so that callers that show
  * progress show a task's too.
  */
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { MCPCallError } from '../protocol/errors.js';
 import { isTerminalStatus, type MCPTask } from '../protocol/tasks.js';
 import type { CallToolResult } from '../protocol/types.js';
 import { DEFAULT_TASK_TIMEOUT_MS, type MCPToolCallOptions } from './call-options.js';
 import { abortError } from './calls.js';
+import { lostInFlight } from './reissue.js';
 import type { RequestOptions } from './request-options.js';
 
 /** The poll interval when the server suggests none, in ms. */
 export const DEFAULT_POLL_INTERVAL_MS = 1_000;
 /** The shortest pause between polls, in ms, whatever the server suggests (0 would spin). */
 const MIN_POLL_INTERVAL_MS = 10;
+/** How many polls in a row may be lost in flight before the call fails. */
+const MAX_LOST_POLLS = 3;
 /** Bound on the `tasks/cancel` sent for an aborted or timed-out task, in ms. */
 const CANCEL_TIMEOUT_MS = 5_000;
 
@@ -125,7 +129,7 @@ export async function runTask(
       if (status === 'input_required') await wire.inputRequired(poll, leg);
       const early = await pauseOrResult(intervalOf(poll.task), signal, wire.early?.());
       if (early !== undefined) return early;
-      poll = await wire.get(taskId, leg);
+      poll = await pollAgain(wire, taskId, leg);
     }
   } catch (error) {
     if (signal.aborted) {
@@ -135,10 +139,32 @@ export async function runTask(
       const text = reason instanceof Error ? reason.message : String(reason ?? 'aborted');
       throw new MCPCallError('aborted', `aborted (${text})`, { ...where, cause: reason });
     }
-    throw error instanceof MCPCallError ? error.with({ taskId }) : new TaskRequestError(taskId, error);
+    // The task exists (it has an id), so the call was not lost in flight whatever a poll was (reissue.ts).
+    if (error instanceof MCPCallError) throw error.with({ taskId, reissue: undefined });
+    // A poll sent after the connection closed (between two polls) failed for the same reason as a pending one.
+    const closed = error instanceof SdkError && error.code === SdkErrorCode.NotConnected;
+    throw new TaskRequestError(
+      taskId,
+      closed ? new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed') : error,
+    );
   } finally {
     clearTimeout(timer);
     ended.abort(new Error('the task-backed call ended'));
+  }
+}
+
+/**
+ * `tasks/get`, sent again when its response was lost in flight (MCP spec 2026-07-28, "Transports >
+ * Streamable HTTP": the client re-issues a request whose stream broke; a poll reads and changes nothing),
+ * up to {@link MAX_LOST_POLLS} times in a row.
+ */
+async function pollAgain(wire: TaskWire, taskId: string, leg: RequestOptions): Promise<TaskPoll> {
+  for (let lost = 0; ; lost++) {
+    try {
+      return await wire.get(taskId, leg);
+    } catch (error) {
+      if (!lostInFlight(error) || lost + 1 >= MAX_LOST_POLLS || leg.signal?.aborted) throw error;
+    }
   }
 }
 

@@ -17,7 +17,7 @@ import {
   legacyTaskCapabilities,
 } from './tasks-legacy.js';
 import { advertisesTasksExtension, createdTask, ModernTaskWire, tasksMeta } from './tasks-modern.js';
-import { runTask, type TaskRunContext, type TaskRunOptions } from './tasks-run.js';
+import { runTask, TaskRequestError, type TaskRunContext, type TaskRunOptions } from './tasks-run.js';
 
 /** A task-backed call's options: a request's, and the task's (call-options.ts). */
 export type TaskCallOptions = TaskRunOptions & { task?: boolean | undefined };
@@ -42,6 +42,8 @@ export interface SessionTasksSetup {
   inputs: InputRoundsContext;
   /** Failures that belong to no call (a cancellation that could not be sent). */
   onError(error: Error): void;
+  /** Maps a failure of `method` for `toolName` as the session maps its requests' (error-mapping.ts). */
+  fail(error: unknown, method: string, toolName: string): Error;
 }
 
 /** What a 2026-era `tools/call` adds to take part in the extension. */
@@ -66,13 +68,14 @@ export class SessionTasks {
     clientCapabilities: Record<string, object>,
     direct: DirectRequests | undefined,
     inputs: InputRoundsContext,
+    fail: SessionTasksSetup['fail'],
   ): SessionTasks {
     const onError = (error: Error) => sdk.onerror?.(error);
     const era = sdk.getProtocolEra();
     return new SessionTasks({
       era,
       serverCapabilities: sdk.getServerCapabilities(),
-      ...{ clientCapabilities, direct, inputs, onError },
+      ...{ clientCapabilities, direct, inputs, onError, fail },
     });
   }
 
@@ -159,7 +162,11 @@ export class SessionTasks {
         where,
       );
     const leg = { signal: options.signal, timeoutMs: options.timeoutMs };
-    return runTask(await wire.get(taskId, leg), wire, options, this.#context(toolName));
+    try {
+      return await runTask(await wire.get(taskId, leg), wire, options, this.#context(toolName));
+    } catch (error) {
+      throw (setup as SessionTasksSetup).fail(new TaskRequestError(taskId, error), 'tools/call', toolName);
+    }
   }
 
   #context(toolName: string): TaskRunContext {
