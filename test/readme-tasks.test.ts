@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { format } from 'node:util';
+import ts from 'typescript';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 // `agentwire` is the package itself; in the tests it is the sources, so no build is needed.
@@ -31,6 +32,26 @@ describe('README tasks example', () => {
   it('shows examples/tasks.ts verbatim', () => {
     expect(fencedBlock(HEADING, 'ts')).toBe(readFileSync(examplePath, 'utf8'));
   });
+
+  it('type-checks under the project settings', () => {
+    const config = ts.getParsedCommandLineOfConfigFile(
+      'tsconfig.json',
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+          throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+        },
+      },
+    );
+    if (!config) throw new Error('tsconfig.json could not be read');
+    const options = { ...config.options, noEmit: true, paths: { agentwire: [path.resolve('src/index.ts')] } };
+    const program = ts.createProgram([examplePath], options);
+    const problems = ts
+      .getPreEmitDiagnostics(program, program.getSourceFile(examplePath))
+      .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+    expect(problems).toEqual([]);
+  }, 60_000);
 
   it('prints what the README says it prints, against server-everything', async () => {
     const printed: string[] = [];
