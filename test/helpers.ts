@@ -88,6 +88,8 @@ export const EVERYTHING_TOOLS = [
   'simulate-research-query',
 ];
 
-/** The agent's warning (a CLI `warning:` line) for server-everything's task-only tool, which it does not offer. */
-export const tasksWarning = (server: string): string =>
-  `warning: tool "simulate-research-query" from ${server} skipped: it must be called as a task (execution.taskSupport "required"), and tasks are not supported\n`;
+/**
+ * The agent's warning (a CLI `warning:` line) for server-everything's task-only tool: none since the client
+ * runs tasks (the tool is offered; server-everything declares `tasks.requests.tools.call`).
+ */
+export const tasksWarning = (_server: string): string => '';

@@ -150,6 +150,11 @@ describe('public API', () => {
         'TextResourceContents',
         'ToolAnnotations',
         'UnknownContent',
+        // mcp: tasks (MCP spec 2025-11-25 tasks, 2026-07-28 tasks extension)
+        'MCPTask',
+        'MCPTaskCall',
+        'MCPTaskStatus',
+        'MCPTaskSupport',
         // agent
         'Agent',
         'AgentOptions',

@@ -209,15 +209,15 @@ export class ToolRegistry {
 
 /**
  * Why the client cannot call `tool`, if it cannot: an MCP tool whose `execution.taskSupport` is `required`
- * must be called as a task (MCP spec 2025-11-25, "Tools > Tool" `execution`; "Utilities > Tasks"), which
- * agentwire does not do yet, so offering it would only give the model an error.
+ * on a server that does not declare task-augmented `tools/call` (MCP spec 2025-11-25, "Basic > Utilities >
+ * Tasks > Tool-Level Negotiation"; `MCPTool.unavailableBecause`), so offering it would only give the model
+ * an error. Task-required tools of servers that run tasks are offered: the client runs them as tasks.
  */
 function unsupportedBecause(tool: Tool): string | undefined {
-  // An `MCPTool` has its `definition`; an `MCPPrefixedTool` wraps one as `tool`.
-  type Defined = { definition?: { execution?: { taskSupport?: unknown } } };
-  const definition = (tool as Defined).definition ?? (tool as { tool?: Defined }).tool?.definition;
-  if (definition?.execution?.taskSupport !== 'required') return undefined;
-  return 'it must be called as a task (execution.taskSupport "required"), and tasks are not supported';
+  // An `MCPTool` answers itself; an `MCPPrefixedTool` wraps one as `tool`.
+  type Checked = { unavailableBecause?: () => string | undefined };
+  const checked = (tool as Checked).unavailableBecause ? tool : (tool as { tool?: Checked }).tool;
+  return (checked as Checked | undefined)?.unavailableBecause?.();
 }
 
 function clashes(candidates: Candidate[]): Candidate[][] {

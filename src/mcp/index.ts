@@ -26,6 +26,7 @@ export {
 } from './client/skill-errors.js';
 export type { MCPSkillFile } from './client/skill-verify.js';
 export type { MCPLoadedSkill } from './client/skills.js';
+export type { MCPTaskCall } from './client/task-calls.js';
 export type { MCPHttpServerEntry, MCPServerEntry, MCPStdioServerEntry } from './config/entry.js';
 export {
   getServerEntry,
@@ -49,6 +50,7 @@ export {
   type MCPServerUrlProblem,
   MCPToolError,
 } from './protocol/errors.js';
+export type { MCPTask, MCPTaskStatus, MCPTaskSupport } from './protocol/tasks.js';
 export type {
   Annotations,
   AudioContent,

@@ -114,9 +114,9 @@ describe('agentwire run with --config', () => {
       ].join('\n'),
       stderr: tasksWarning('server-everything') + tasksWarning('everything'),
     });
-    // 13 tools each, plus trigger-sampling-request: `run` answers sampling with its model, so server-everything
-    // offers that tool too; less simulate-research-query, which needs tasks.
-    expect(offered(fake)).toHaveLength(26);
+    // 14 tools each, trigger-sampling-request included: `run` answers sampling with its model, so
+    // server-everything offers that tool too; simulate-research-query runs as a task.
+    expect(offered(fake)).toHaveLength(28);
     expect(offered(fake)).toContain('server-everything__trigger-sampling-request');
   });
 

@@ -46,6 +46,9 @@ export function registerCallCommand(program: Command, context: CommandContext): 
       return client.callTool(tool, input, {
         ...timeout,
         ...(context.io.signal && { signal: context.io.signal }),
+        // A task-backed call (MCP tasks) reports each status the server gives, as a long call's progress.
+        onTaskStatus: ({ taskId, status, statusMessage }) =>
+          context.io.stderr(`task ${taskId}: ${status}${statusMessage ? ` (${statusMessage})` : ''}\n`),
       });
     });
     if (options.json) context.io.stdout(`${JSON.stringify(result, null, 2)}\n`);

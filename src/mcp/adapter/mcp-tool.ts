@@ -20,6 +20,8 @@ export interface MCPToolHost {
   ): Promise<CallToolResult>;
   /** Renders a result for the model, or throws `MCPToolError` for `isError` results (per client options). */
   presentResult(toolName: string, result: CallToolResult, media?: { acceptsMedia?: boolean }): unknown;
+  /** Why the tool cannot be called now, if it cannot (a task-required tool the server cannot run as one). */
+  callRefusal?(toolName: string): string | undefined;
 }
 
 /** An MCP server's tool, callable by any agent. */
@@ -43,6 +45,15 @@ export class MCPTool implements Tool {
     this.inputSchema = definition.inputSchema;
     this.source = host.name;
     this.#host = host;
+  }
+
+  /**
+   * Why this tool cannot be called on the current connection, if it cannot: it must run as a task
+   * (`execution.taskSupport` `required`) and the server does not declare task-augmented `tools/call` (MCP
+   * spec 2025-11-25, "Basic > Utilities > Tasks > Tool-Level Negotiation"). Agents do not offer it then.
+   */
+  unavailableBecause(): string | undefined {
+    return this.#host.callRefusal?.(this.name);
   }
 
   /**

@@ -49,6 +49,8 @@ import { ResponseCache } from './response-cache.js';
 import type { MCPSkill } from './skill-entries.js';
 import type { MCPSkillFile } from './skill-verify.js';
 import { listSkills, loadSkill, type MCPLoadedSkill, readSkillFile } from './skills.js';
+import { type MCPTaskCall, startTaskCall, withTaskEvents } from './task-calls.js';
+import { callThroughConnection } from './tool-call.js';
 import { redactToolErrorText } from './tool-error-text.js';
 import { ToolRefresh } from './tool-refresh.js';
 import { httpTransportPlan, stdioTransportPlan, type TransportPlan } from './transport-plan.js';
@@ -268,24 +270,28 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     input: Record<string, unknown>,
     options: MCPToolCallOptions | undefined,
   ): Promise<CallToolResult> {
-    const resolved = resolveCallOptions(this.#callDefaults, name, options);
-    const timeout = resolved.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    const deadline = Date.now() + timeout;
-    // The timeout bounds the whole call, waiting for a reconnect included: a later attempt gets what is left.
-    const request = (session: Session, ms: number) => this.#calls.call(session, name, input, resolved, ms);
-    // Connected (the common case): no await before the request, and the configured timeout as given.
-    const connection = this.#connection;
-    const ready = connection.connected;
-    const session = ready ?? (await connection.sessionForCall(name, resolved, deadline));
-    try {
-      return await request(session, ready ? timeout : deadline - Date.now());
-    } catch (error) {
-      if (error instanceof MCPCallError && connection.meansConnectionLost(error))
-        connection.lost(session, error);
-      if (!connection.shouldRetry(error, resolved)) throw error;
-      // The server lost this call with its connection (crash, expired session): once reconnected, send it again.
-      return request(await connection.sessionForCall(name, resolved, deadline), deadline - Date.now());
-    }
+    const resolved = withTaskEvents(resolveCallOptions(this.#callDefaults, name, options), (task) =>
+      this.emit('taskStatus', { toolName: name, task }),
+    );
+    return callThroughConnection(this.#connection, this.#calls, name, input, resolved);
+  }
+
+  /**
+   * Calls a tool as a task (`task: true`, see `MCPToolCallOptions.task`) and returns a handle at once: the
+   * task's last status and progress, `cancel()`, and the final `result` (what `callTool` resolves with).
+   * Input the task asks for goes to the client's handlers (`onElicitation`, `onSampling`, `roots`).
+   */
+  callToolAsTask(
+    name: string,
+    input: Record<string, unknown> = {},
+    options?: MCPToolCallOptions,
+  ): MCPTaskCall {
+    return startTaskCall((merged) => this.callTool(name, input, merged), options);
+  }
+
+  /** Why the tool cannot be called on the current connection, if it cannot (see `Session.tasks`). */
+  callRefusal(toolName: string): string | undefined {
+    return this.#connection.connected?.tasks.refusal(toolName);
   }
 
   /**

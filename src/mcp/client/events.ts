@@ -6,6 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { MCPTool } from '../adapter/mcp-tool.js';
+import type { MCPTask } from '../protocol/tasks.js';
 import type { ServerLogMessage } from '../protocol/types.js';
 
 /** Event names, for those who prefer constants (`mcp.on(MCPClientEvent.DISCONNECTED, …)`). */
@@ -20,6 +21,7 @@ export const MCPClientEvent = {
   RESOURCE_UPDATED: 'resourceUpdated',
   RESOURCES_CHANGED: 'resourcesChanged',
   PROMPTS_CHANGED: 'promptsChanged',
+  TASK_STATUS: 'taskStatus',
   ERROR: 'error',
 } as const;
 
@@ -57,6 +59,8 @@ export interface MCPClientEvents {
   resourcesChanged: Record<string, never>;
   /** `notifications/prompts/list_changed`: call `listPrompts()` again. */
   promptsChanged: Record<string, never>;
+  /** A task-backed tool call's task reported a status (its first included): MCP spec 2025-11-25, "Tasks". */
+  taskStatus: { toolName: string; task: MCPTask };
   /** Out-of-band transport or background errors. Emitted only when a listener is attached. */
   error: Error;
 }

@@ -57,6 +57,9 @@ export class MCPToolError extends MCPError {
  * - `input_required`: the server still asked for input the client could not give (MCP spec 2026-07-28,
  *   "Basic > Patterns > Multi Round-Trip Requests"): more rounds than `maxInputRounds` (`inputRounds` set to
  *   the bound), or an embedded request the client has no handler for (`inputMethod` set); nothing more was sent.
+ * - `task`: the call ran as a task (MCP spec 2025-11-25, "Basic > Utilities > Tasks"; the 2026-07-28 tasks
+ *   extension) and the server ended it `cancelled` without this client asking (`taskId` set). A task that
+ *   failed is kind `jsonrpc` with its error's `code`; one this client timed out or aborted, `timeout` / `aborted`.
  */
 export type MCPCallErrorKind =
   | 'spawn'
@@ -69,7 +72,8 @@ export type MCPCallErrorKind =
   | 'aborted'
   | 'session_expired'
   | 'not_connected'
-  | 'input_required';
+  | 'input_required'
+  | 'task';
 
 /** Details an {@link MCPCallError} may carry; which ones are set depends on `kind`. */
 export interface MCPCallErrorDetails {
@@ -110,6 +114,8 @@ export interface MCPCallErrorDetails {
   inputRounds?: number | undefined;
   /** The embedded request no handler answers: `elicitation/create`, … (kind `input_required`). */
   inputMethod?: string | undefined;
+  /** The server's task id, when the call ran as a task (every kind). */
+  taskId?: string | undefined;
   cause?: unknown;
 }
 
@@ -158,6 +164,7 @@ export class MCPCallError extends MCPError {
   readonly reissue: boolean | undefined;
   readonly inputRounds: number | undefined;
   readonly inputMethod: string | undefined;
+  readonly taskId: string | undefined;
 
   /**
    * @param reason - What went wrong, without where: the message is built from it and `details` (see
@@ -180,6 +187,7 @@ export class MCPCallError extends MCPError {
     this.reissue = details.reissue;
     this.inputRounds = details.inputRounds;
     this.inputMethod = details.inputMethod;
+    this.taskId = details.taskId;
   }
 
   /** The details this error carries, for building a derived error (e.g. the same failure, now naming the tool). */
@@ -199,6 +207,7 @@ export class MCPCallError extends MCPError {
       reissue: this.reissue,
       inputRounds: this.inputRounds,
       inputMethod: this.inputMethod,
+      taskId: this.taskId,
       cause: this.cause,
     };
   }

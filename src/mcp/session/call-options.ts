@@ -2,7 +2,11 @@
  * Per-call options for `tools/call`: client defaults, as an object or a function of the tool name, with
  * per-call overrides layered on top.
  */
+import type { MCPTask } from '../protocol/tasks.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
+
+/** Default of `taskTimeoutMs`: one hour, in ms. */
+export const DEFAULT_TASK_TIMEOUT_MS = 3_600_000;
 
 /** Default bound on a tool call, in ms (the MCP SDK's default request timeout). */
 export const DEFAULT_CALL_TIMEOUT_MS = DEFAULT_REQUEST_TIMEOUT_MS;
@@ -18,6 +22,22 @@ export interface MCPToolCallOptions extends RequestOptions {
    * started before the loss: set false for tools whose side effects must not repeat. Default true.
    */
   retryOnReconnect?: boolean | undefined;
+  /**
+   * Run the call as a task where the server allows it (MCP spec 2025-11-25, "Basic > Utilities > Tasks >
+   * Tool-Level Negotiation": a tool whose `execution.taskSupport` is `optional`). A `required` tool always
+   * runs as a task and a `forbidden` one never, whatever this says; on a 2026-07-28 server of the tasks
+   * extension the server decides per call. Default false.
+   */
+  task?: boolean | undefined;
+  /**
+   * Bound on a task-backed call as a whole, in ms, polls and input included; `timeoutMs` then bounds each
+   * request of it (the `tools/call` that creates the task, each `tasks/get`, …). When it passes the task is
+   * cancelled on the server and the call rejects with `MCPCallError` kind `timeout` (`taskId` set).
+   * Default 3 600 000 (one hour).
+   */
+  taskTimeoutMs?: number | undefined;
+  /** Told of each status the task reports (a task-backed call only), the first one included. */
+  onTaskStatus?: ((task: MCPTask) => void) | undefined;
   /**
    * Per-call bound in ms; when `timeoutMs` is given too, `timeoutMs` wins.
    * @deprecated use timeoutMs

@@ -9,6 +9,7 @@ import type { Redactor } from '../protocol/redact.js';
 import { redactCallError } from '../protocol/redact-error.js';
 import type { TransportCloseInfo } from '../transports/transport.js';
 import { requiredUrlElicitations, URL_ELICITATION_REQUIRED } from './elicitations.js';
+import { TaskRequestError } from './tasks-run.js';
 
 /** Where a failure happened, for the message and the error's fields. */
 export interface FailureContext {
@@ -46,9 +47,13 @@ function abortReasonText(reason: unknown): string {
 
 /** Maps a request failure to an {@link MCPCallError}. Already-mapped errors gain the context they lack. */
 export function toCallError(error: unknown, context: FailureContext): MCPCallError {
+  if (error instanceof TaskRequestError)
+    return toCallError(error.cause, context).with({ taskId: error.taskId });
   if (context.signal?.aborted) {
     const reason = context.signal.reason;
-    return make('aborted', `aborted (${abortReasonText(reason)})`, context, { cause: reason });
+    // A task-backed call keeps its task's id (tasks-run.ts).
+    const taskId = error instanceof MCPCallError ? error.taskId : undefined;
+    return make('aborted', `aborted (${abortReasonText(reason)})`, context, { cause: reason, taskId });
   }
   if (error instanceof MCPCallError) {
     // A transport's error says what failed; the session knows the request it failed in.

@@ -68,6 +68,7 @@ export function modernWire(
 /** What a leg's result was. */
 type Leg<T> =
   | { kind: 'complete'; value: T }
+  | { kind: 'task'; raw: Record<string, unknown> }
   | { kind: 'input_required'; inputRequests: Record<string, unknown>; requestState?: string };
 
 /** What a multi-round call needs besides the request. */
@@ -78,6 +79,13 @@ export interface InputRoundsContext {
   maxRounds: number;
   /** The request's extra HTTP headers (`Mcp-Param-*`), the same on every leg. */
   headers?: Record<string, string> | undefined;
+  /**
+   * Takes over a `resultType: "task"` answer (the tasks extension, tasks-modern.ts) and resolves with the
+   * task's final result; without it such an answer is `UnsupportedResultType`.
+   */
+  onTask?:
+    | ((created: Record<string, unknown>, signal: AbortSignal | undefined) => Promise<unknown>)
+    | undefined;
 }
 
 /**
@@ -111,7 +119,7 @@ export async function requestWithInputRounds<T>(
       ? AbortSignal.any([options.signal, capper.signal])
       : (capper?.signal ?? options.signal);
   const legOptions: RequestOptions = { ...options, signal, maxTotalTimeoutMs: undefined };
-  const decode = (result: unknown) => decodeLeg(method, schema, result);
+  const decode = (result: unknown) => decodeLeg(method, schema, result, context.onTask !== undefined);
   try {
     let leg = await direct.send(method, params, legOptions, decode, context.headers);
     for (let round = 1; leg.kind === 'input_required'; round++) {
@@ -132,6 +140,8 @@ export async function requestWithInputRounds<T>(
       };
       leg = await direct.send(method, retry, legOptions, decode, context.headers);
     }
+    // The hook's result is what `schema` checks: the task's final result of the same request.
+    if (leg.kind === 'task') return (await context.onTask?.(leg.raw, signal)) as T;
     return leg.value;
   } finally {
     clearTimeout(timer);
@@ -143,6 +153,7 @@ function decodeLeg<T>(
   method: string,
   schema: StandardSchemaV1<unknown, T>,
   raw: unknown,
+  takesTasks = false,
 ): Leg<T> | Promise<Leg<T>> {
   if (!isRecord(raw)) throw invalid(`Invalid result for ${method}: not an object`, { method });
   const type = raw.resultType;
@@ -154,6 +165,7 @@ function decodeLeg<T>(
   }
   if (typeof type !== 'string')
     throw invalid(`Invalid result for ${method}: non-string resultType`, { method, resultType: type });
+  if (type === 'task' && takesTasks) return { kind: 'task', raw };
   if (type !== 'input_required') {
     throw new SdkError(
       SdkErrorCode.UnsupportedResultType,
@@ -182,7 +194,7 @@ function decodeLeg<T>(
  * Answers a round's embedded requests concurrently through the client's handlers; the first failure aborts
  * the others. Rejects at once when `signal` fires, whether or not a handler heeds its own signal.
  */
-async function fulfil(
+export async function fulfil(
   entries: [string, unknown][],
   context: InputRoundsContext,
   signal: AbortSignal | undefined,

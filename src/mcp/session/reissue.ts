@@ -26,7 +26,7 @@ const READS = new Set([
 ]);
 
 /** Whether `error` is a request lost in flight (see the file comment). */
-function lostInFlight(error: unknown): boolean {
+export function lostInFlight(error: unknown): boolean {
   return error instanceof MCPCallError && error.reissue === true;
 }
 

@@ -39,6 +39,13 @@ export const anyObjectSchema = schema<Record<string, unknown>>((value) =>
   isRecord(value) ? undefined : 'result is not an object',
 );
 
+/** A check of the fields read, as a Standard Schema: `check` returns the problem, or undefined. */
+export function structuralSchema<T>(
+  check: (value: unknown) => string | undefined,
+): StandardSchemaV1<unknown, T> {
+  return schema(check);
+}
+
 function schema<T>(check: (value: unknown) => string | undefined): StandardSchemaV1<unknown, T> {
   return {
     '~standard': {

@@ -24,7 +24,12 @@ import { closed, type FailureContext, lostInfo, teardownInfo, toCallError } from
 import { withOfferedExtensions } from './extensions.js';
 import { dropLateProbeAnswers, prepareStart, refusedVersion } from './handover.js';
 import { attachListen, type ListenFeatures, type ListenHooks } from './listen.js';
-import { DEFAULT_MAX_INPUT_ROUNDS, modernWire, requestWithInputRounds } from './modern-calls.js';
+import {
+  DEFAULT_MAX_INPUT_ROUNDS,
+  type InputRoundsContext,
+  modernWire,
+  requestWithInputRounds,
+} from './modern-calls.js';
 import { type Negotiated, negotiate, type SessionEra } from './negotiate.js';
 import { ReissuableTools, reissuingRead } from './reissue.js';
 import { outboundParams, sdkOptions } from './request-extras.js';
@@ -40,6 +45,7 @@ import { callThroughSdk } from './sdk-call.js';
 import { isSdkLateMessageReport } from './sdk-signals.js';
 import { answerServerRequests, routeNotifications } from './sdk-wiring.js';
 import { clientCapabilities, type MCPServerRequestHandlers } from './server-requests.js';
+import { SessionTasks, type TaskCallOptions } from './tasks-session.js';
 import { type ExcludedTool, ToolHeaders } from './tool-headers.js';
 
 /** What a session tells its owner. */
@@ -89,14 +95,14 @@ export class Session {
   /** `tools/call` without the SDK's funnel; set once a 2025-era connection is up (see calls.ts). */
   #direct: DirectRequests | undefined;
   /** The handlers that answer input requests (2026-07-28 direct calls). */
-  #answerers: SessionClientFeatures = {};
-  #maxInputRounds = DEFAULT_MAX_INPUT_ROUNDS;
+  #inputs: InputRoundsContext = { server: '', answerers: {}, maxRounds: DEFAULT_MAX_INPUT_ROUNDS };
   /** The tools a `tools/call` lost in flight may be re-sent for (reissue.ts). */
   readonly #reissuable = new ReissuableTools();
   /** The tools' `Mcp-Param-*` declarations, on a 2026-era Streamable HTTP connection (tool-headers.ts). */
   #toolHeaders: ToolHeaders | undefined;
   /** Elicitation handlers, and the -32042 retry (elicitations.ts). */
   #elicitations = new Elicitations('', {});
+  #tasks = new SessionTasks(); // the server's task support (tasks-session.ts)
 
   private constructor(sdk: Client, transport: AgentwireTransport, server: string, redact?: Redactor) {
     this.#redact = redact;
@@ -151,8 +157,7 @@ export class Session {
     const session = new Session(sdk, transport, server, features.redact);
     session.#elicitations = new Elicitations(server, features);
     // Input rounds of the 2026-07-28 direct path answer elicitations as `elicitation/create` does.
-    session.#answerers = session.#elicitations.answerers(features);
-    session.#maxInputRounds = maxRounds;
+    session.#inputs = { server, answerers: session.#elicitations.answerers(features), maxRounds };
     sdk.onerror = (error) => {
       if (isSdkLateMessageReport(error)) hooks.onLateMessage?.();
       else hooks.onError(redactError(error, features.redact));
@@ -186,6 +191,9 @@ export class Session {
         () => hooks.onLateMessage?.(),
         modern ? modernWire(sdk, clientInfo, declared, transport) : undefined,
       );
+    const fail = (error: unknown, method: string, toolName: string) =>
+      session.#fail(error, { method, toolName });
+    session.#tasks = SessionTasks.of(sdk, capabilities, session.#direct, session.#inputs, fail);
     session.#routeDirectResponses();
     if (sdk.getProtocolEra() === 'modern') attachListen(session, sdk, server, hooks, features, options);
     return session;
@@ -248,6 +256,7 @@ export class Session {
     return this.listAll<MCPToolDefinition>('tools/list', 'tools', options, listToolsResultSchema).then(
       (tools) => {
         this.#reissuable.learn(tools);
+        this.#tasks.learn(tools);
         return this.#toolHeaders?.accept(tools) ?? tools;
       },
     );
@@ -344,14 +353,20 @@ export class Session {
     }
   }
 
+  /** Tasks here: which tools cannot be called, and resuming a task after a reconnect (tasks-session.ts). */
+  get tasks(): SessionTasks {
+    return this.#tasks;
+  }
+
   /**
-   * `tools/call`. Returns the raw result; `content` is `[]` when a server omits it.
+   * `tools/call`; as a task where the tool or server says so (tasks-session.ts), to the task's final result.
+   * Returns the raw result; `content` is `[]` when a server omits it.
    * @throws MCPCallError
    */
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    options: RequestOptions,
+    options: TaskCallOptions,
   ): Promise<CallToolResult> {
     const context = {
       method: 'tools/call',
@@ -363,6 +378,8 @@ export class Session {
     const send = (): Promise<CallToolResult> => {
       if (!this.#direct) return this.#callThroughFunnel(params, options);
       if (this.era === 'modern') return this.#callDirectModern(params, options);
+      if (this.#tasks.legacyTask(name, options))
+        return this.#tasks.callLegacy(outboundParams(params), options);
       return this.#direct.request('tools/call', outboundParams(params), callToolResultSchema, options);
     };
     const call = async (): Promise<CallToolResult> => {
@@ -394,17 +411,14 @@ export class Session {
   /** `tools/call` on the 2026-07-28 direct path (modern-calls.ts). */
   #callDirectModern(
     params: { name: string; arguments: Record<string, unknown> },
-    options: RequestOptions,
+    options: TaskCallOptions,
   ): Promise<CallToolResult> {
     const direct = this.#direct as DirectRequests;
     const headers = this.#toolHeaders?.headersFor(params.name, params.arguments);
-    const sent = outboundParams(params, this.#logLevel);
-    return requestWithInputRounds(direct, 'tools/call', sent, callToolResultSchema, options, {
-      server: this.#server,
-      answerers: this.#answerers,
-      maxRounds: this.#maxInputRounds,
-      headers,
-    });
+    const tasks = this.#tasks.modern(params.name, options);
+    const sent = outboundParams(tasks ? { ...params, _meta: tasks.meta } : params, this.#logLevel);
+    const context = { ...this.#inputs, headers, onTask: tasks?.onTask };
+    return requestWithInputRounds(direct, 'tools/call', sent, callToolResultSchema, options, context);
   }
 
   /** Closes the connection (HTTP DELETE, stdio tree; `lost`: see `lostInfo`). Idempotent, never throws. */
