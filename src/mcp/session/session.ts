@@ -31,6 +31,7 @@ import {
   requestWithInputRounds,
 } from './modern-calls.js';
 import { type Negotiated, negotiate, type SessionEra } from './negotiate.js';
+import { walkPages } from './pagination.js';
 import { ReissuableTools, reissuingRead } from './reissue.js';
 import { outboundParams, sdkOptions } from './request-extras.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
@@ -79,9 +80,6 @@ export interface SessionClientFeatures extends MCPServerRequestHandlers, ListenF
 
 /** Builds a fresh transport for one connection attempt. */
 export type TransportFactory = () => AgentwireTransport;
-
-/** Upper bound on list pages, against a server whose cursors never end. */
-const MAX_LIST_PAGES = 10_000;
 
 /** One connection (transport + SDK protocol layer); see the file header. Internal to `MCPClient`. */
 export class Session {
@@ -273,17 +271,9 @@ export class Session {
     options: RequestOptions,
     schema: StandardSchemaV1<unknown, ListPage<T>> = listPageSchema<T>(key),
   ): Promise<T[]> {
-    const items: T[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const result = await this.request(method, cursor === undefined ? {} : { cursor }, schema, options);
-      items.push(...(result[key] as T[]));
-      cursor = result.nextCursor;
-      if (cursor === undefined || (cursor === '' && this.era !== 'modern') || seen.has(cursor)) return items;
-      seen.add(cursor);
-    }
-    return items;
+    const page = (cursor: string | undefined) =>
+      this.request(method, cursor === undefined ? {} : { cursor }, schema, options);
+    return walkPages(page, key, this.era === 'modern');
   }
 
   /**
