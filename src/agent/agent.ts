@@ -15,6 +15,7 @@ import { DEFAULT_MAX_TOOL_RESULT_BYTES } from './result-budget.js';
 import { runAgent } from './run.js';
 import { samplingHandler } from './sampling.js';
 import { DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES } from './system-prompt.js';
+import type { AgentTelemetryOptions } from './telemetry.js';
 import { type ToolNamePrefixPolicy, ToolRegistry, type ToolWarning } from './tool-registry.js';
 import { DEFAULT_TOOL_SEARCH_THRESHOLD, ToolSearchState } from './tool-search.js';
 
@@ -81,6 +82,12 @@ export interface AgentOptions {
    * `PROVIDER_MAX_TOOLS`), none for others.
    */
   maxToolsPerRequest?: number;
+  /**
+   * OpenTelemetry spans of runs, model requests and tool calls (GenAI semantic conventions), recorded when
+   * `@opentelemetry/api` is installed and the host registered a tracer provider. Default: on, no agent
+   * name.
+   */
+  telemetry?: AgentTelemetryOptions;
 }
 
 /** Options of one run. */
@@ -252,6 +259,7 @@ export class Agent {
       signal,
       emit,
       warn: (warnings) => this.#warn(warnings, emit),
+      telemetry: settings.telemetry,
     }).then(
       () => {
         // Free the agent before the consumer can see the end, so a next run may start right away.

@@ -22,6 +22,7 @@ import type {
   ModelEvent,
   ModelRequest,
   ModelToolSpec,
+  ResponseInfo,
   StopReason,
   TextPart,
   ToolCallPart,
@@ -132,6 +133,7 @@ class AnthropicModel implements Model {
 async function* readStream(events: Stream): AsyncIterable<ModelEvent> {
   const blocks = new Map<number, TextPart | (ToolCallPart & { kind: 'tool' })>();
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  const info: ResponseInfo = {};
   let stopReason: StopReason = 'other';
   let stopped = false;
   for await (const event of events) {
@@ -139,6 +141,8 @@ async function* readStream(events: Stream): AsyncIterable<ModelEvent> {
       case 'message_start':
         usage.inputTokens = event.message.usage.input_tokens;
         usage.outputTokens = event.message.usage.output_tokens;
+        info.model = event.message.model;
+        info.id = event.message.id;
         break;
       case 'content_block_start': {
         const block = event.content_block;
@@ -176,7 +180,7 @@ async function* readStream(events: Stream): AsyncIterable<ModelEvent> {
     }
   }
   if (!stopped) throw new ModelError('bad_response', 'anthropic stream ended before message_stop');
-  yield { type: 'response', message: toAssistantMessage(blocks), stopReason, usage };
+  yield { type: 'response', message: toAssistantMessage(blocks), stopReason, usage, info };
 }
 
 function toAssistantMessage(

@@ -111,7 +111,22 @@ export interface ModelRequest {
  */
 export type ModelEvent =
   | { type: 'text_delta'; text: string }
-  | { type: 'response'; message: AssistantMessage; stopReason: StopReason; usage?: Usage };
+  | {
+      type: 'response';
+      message: AssistantMessage;
+      stopReason: StopReason;
+      usage?: Usage;
+      /** What the vendor said of the response, when it says it (telemetry reads it). */
+      info?: ResponseInfo;
+    };
+
+/** The vendor's account of one response. */
+export interface ResponseInfo {
+  /** The model that answered (may be a dated version of the requested id). */
+  model?: string;
+  /** The vendor's id of the response. */
+  id?: string;
+}
 
 /**
  * A model vendor's adapter.

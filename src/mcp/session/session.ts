@@ -23,6 +23,7 @@ import { Elicitations } from './elicitations.js';
 import { closed, type FailureContext, lostInfo, teardownInfo, toCallError } from './error-mapping.js';
 import { dropLateProbeAnswers, prepareStart, refusedVersion } from './handover.js';
 import { attachListen, type ListenFeatures, type ListenHooks } from './listen.js';
+import { noteRequestIds, type PeerAddress, withMcpSpan } from './mcp-span.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, modernWire, requestWithInputRounds } from './modern-calls.js';
 import { type Negotiated, negotiate, type SessionEra } from './negotiate.js';
 import { ReissuableTools, reissuingRead } from './reissue.js';
@@ -68,6 +69,8 @@ export interface SessionClientFeatures extends MCPServerRequestHandlers, ListenF
   currentRoots?: () => Root[];
   /** Bound on the input-required rounds of one request (2026-07-28). Default 10. */
   maxInputRounds?: number | undefined;
+  /** Where the server is, for the network attributes of request spans (mcp-span.ts). */
+  peer?: PeerAddress | undefined;
 }
 
 /** Builds a fresh transport for one connection attempt. */
@@ -96,6 +99,8 @@ export class Session {
   #toolHeaders: ToolHeaders | undefined;
   /** Elicitation handlers, and the -32042 retry (elicitations.ts). */
   #elicitations = new Elicitations('', {});
+  /** Where the server is (request spans, mcp-span.ts). */
+  peer: PeerAddress | undefined;
 
   private constructor(sdk: Client, transport: AgentwireTransport, server: string, redact?: Redactor) {
     this.#redact = redact;
@@ -139,6 +144,7 @@ export class Session {
       throw toCallError(error, { server, ...context, method, redact: features.redact });
     }
     const { transport, prior } = negotiated;
+    noteRequestIds(transport);
     // A pin speaks only its revision; 'auto' keeps the SDK's own list, so the 2025 handshake is unchanged.
     const maxRounds = features.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     const sdk = new Client(clientInfo, {
@@ -151,6 +157,7 @@ export class Session {
     // Input rounds of the 2026-07-28 direct path answer elicitations as `elicitation/create` does.
     session.#answerers = session.#elicitations.answerers(features);
     session.#maxInputRounds = maxRounds;
+    session.peer = features.peer;
     sdk.onerror = (error) => {
       if (isSdkLateMessageReport(error)) hooks.onLateMessage?.();
       else hooks.onError(redactError(error, features.redact));
@@ -280,20 +287,22 @@ export class Session {
     schema: StandardSchemaV1<unknown, T>,
     options: RequestOptions,
   ): Promise<T> {
-    try {
-      this.#requireOpen();
-      const send = () =>
-        this.#sdk.request(
-          { method, params: outboundParams(params, this.#logLevel) },
-          schema,
-          sdkOptions(options),
-        );
-      const fetch = () =>
-        this.#elicitations.retrying(() => reissuingRead(method, options.signal, send), options.signal);
-      return await (options.cache ? options.cache.through(method, params, fetch) : fetch());
-    } catch (error) {
-      throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeoutMs });
-    }
+    return withMcpSpan(method, params, this, async () => {
+      try {
+        this.#requireOpen();
+        const send = () =>
+          this.#sdk.request(
+            { method, params: outboundParams(params, this.#logLevel) },
+            schema,
+            sdkOptions(options),
+          );
+        const fetch = () =>
+          this.#elicitations.retrying(() => reissuingRead(method, options.signal, send), options.signal);
+        return await (options.cache ? options.cache.through(method, params, fetch) : fetch());
+      } catch (error) {
+        throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeoutMs });
+      }
+    });
   }
 
   /** Whether the connection speaks the 2026-07-28 era (`'modern'`) or a 2025 one (`'legacy'`). */
@@ -367,8 +376,9 @@ export class Session {
       }
     };
     // Lost in flight (2026-07-28 over HTTP): re-sent only for a read-only or idempotent tool (reissue.ts).
-    const result =
-      this.era === 'modern' ? await this.#reissuable.call(name, options.signal, call) : await call();
+    const result = await withMcpSpan('tools/call', params, this, () =>
+      this.era === 'modern' ? this.#reissuable.call(name, options.signal, call) : call(),
+    );
     if (result.content === undefined) result.content = [];
     return result;
   }
