@@ -73,7 +73,8 @@ export interface AgentOptions {
    * When the agent has more tools than this, each request offers the model a `search_tools` tool (ranked
    * search over names, descriptions and parameter names) and the tools it loaded with it, instead of every
    * definition; a `warning` says so once. `0` always searches, `Infinity` never. Default 64
-   * ({@link DEFAULT_TOOL_SEARCH_THRESHOLD}).
+   * ({@link DEFAULT_TOOL_SEARCH_THRESHOLD}). Not used with a model that defers tool loading itself
+   * (`anthropic({ toolSearch })`, `Model.defersToolLoading`): that model is offered every tool.
    */
   toolSearchThreshold?: number;
   /**
@@ -250,7 +251,10 @@ export class Agent {
         settings.maxServerInstructionsBytes ?? DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES,
       registry: this.#registry,
       toolOffer: {
-        threshold: settings.toolSearchThreshold ?? DEFAULT_TOOL_SEARCH_THRESHOLD,
+        // A model that defers tool definitions itself (Anthropic's tool search) is offered every tool.
+        threshold: settings.model.defersToolLoading
+          ? Number.POSITIVE_INFINITY
+          : (settings.toolSearchThreshold ?? DEFAULT_TOOL_SEARCH_THRESHOLD),
         maxTools: maxToolsFor(settings.model, settings.maxToolsPerRequest),
       },
       toolSearch: this.#search,

@@ -35,6 +35,18 @@ export interface ToolCallPart {
 export interface AssistantMessage {
   role: 'assistant';
   content: (TextPart | ToolCallPart)[];
+  /**
+   * The vendor's own blocks of this turn, when it holds some `content` cannot carry (Anthropic's tool
+   * search blocks); the same vendor's adapter sends them back as they are, any other uses `content`.
+   */
+  providerContent?: ProviderContent;
+}
+
+/** A vendor's content blocks of one assistant turn, in its own wire format. */
+export interface ProviderContent {
+  /** The `Model.provider` that made them. */
+  provider: string;
+  blocks: readonly unknown[];
 }
 
 /** The result of one tool call, as the model will see it. */
@@ -140,6 +152,11 @@ export interface Model {
   readonly provider: string;
   /** The model id sent to the vendor. */
   readonly id: string;
+  /**
+   * True when the vendor defers tool definitions itself (Anthropic's tool search, `toolSearch` of
+   * `anthropic()`): the agent then offers every tool and not its own `search_tools`. Default false.
+   */
+  readonly defersToolLoading?: boolean;
   stream(request: ModelRequest): AsyncIterable<ModelEvent>;
   normalizeToolSchema(schema: JsonSchema): JsonSchema;
 }
