@@ -2,7 +2,7 @@
 // The benchmark suite (issue 8): agentwire against the bare floor and its peers, same run, same machine,
 // same servers. `npm run bench` builds dist/ and runs everything; then bench/results.json and
 // bench/RESULTS.md are rewritten.
-//   node bench/run.mjs [--quick] [--only=1,2,3,4,5,6,7,8,9,11] [--no-write] [--before=<earlier results.json>]
+//   node bench/run.mjs [--quick] [--only=1,2,3,4,5,6,7,8,9,11,12] [--no-write] [--before=<earlier results.json>]
 // --quick uses small counts (to check the harness, not to quote); --only runs some workloads (the report
 // then covers only those; --only=9 alone rewrites only workload 9's section of RESULTS.md and its figures
 // go to bench/results-era2026.json, leaving the other workloads' run as it was); --before adds an earlier run's figure to each goal. AGENTWIRE_DIST=<dir> measures
@@ -21,6 +21,7 @@ import { runEra2026 } from './workloads/era2026.mjs';
 import { runChurn, runLarge, runScaling, runTools } from './workloads/isolated.mjs';
 import { runResultBudget } from './workloads/result-budget.mjs';
 import { runRoundtrip } from './workloads/roundtrip.mjs';
+import { runTelemetry } from './workloads/telemetry.mjs';
 import { runThroughput } from './workloads/throughput.mjs';
 import { runToolSearch } from './workloads/tool-search.mjs';
 
@@ -126,6 +127,10 @@ if (wanted(9)) {
 if (wanted(11)) {
   log('workload 11: CLI start-up, --help against tools');
   w.startup = await runCliStartup({ runs: quick ? 3 : 20 });
+}
+if (wanted(12)) {
+  log('workload 12: an agent turn with and without a tracer provider');
+  w.telemetry = await runTelemetry(quick ? { turns: 5, runs: 3 } : { turns: 20, runs: 20 });
 }
 results.meta.loadAtEnd = (await import('node:os')).loadavg().map((l) => Math.round(l * 100) / 100);
 
