@@ -55,6 +55,11 @@ class Recorder implements SpanRecorder {
   }
 }
 
+/** Whether `@opentelemetry/api` is installed (loaded on the first call): callers skip building spans without it. */
+export function tracingAvailable(): boolean {
+  return traceApi() !== undefined;
+}
+
 /** The recorders of the recording spans agentwire started, by span (for {@link activeSpan}). */
 const recorders = new WeakMap<SpanLike, SpanRecorder>();
 

@@ -14,6 +14,7 @@ import {
   type DescribeFailure,
   type SpanRecorder,
   type SpanSpec,
+  tracingAvailable,
   withSpan,
 } from '../../core/telemetry.js';
 import { MCPCallError } from '../protocol/errors.js';
@@ -114,6 +115,7 @@ export function withMcpSpan<T>(
   session: SpanSession,
   work: () => Promise<T>,
 ): Promise<T> {
+  if (!tracingAvailable()) return work();
   return withSpan(
     mcpSpan(method, params, session),
     async (span) => {
