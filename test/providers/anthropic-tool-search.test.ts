@@ -102,7 +102,7 @@ describe('anthropic({ toolSearch }): provider-native deferred loading', () => {
       { type: 'text', text: 'Searching.' },
       { type: 'tool_call', id: 'toolu_w', name: 'get_weather', arguments: '{"city":"Paris"}' },
     ]);
-    const searchId = (response.message.providerContent?.blocks[1] as { id: string }).id;
+    const searchId = (response.message.providerContent?.blocks[1] as { id?: string } | undefined)?.id;
     const assistant = [
       { type: 'text', text: 'Searching.' },
       { type: 'server_tool_use', id: searchId, name: 'tool_search_tool_bm25', input: { query: 'weather' } },
@@ -162,7 +162,7 @@ describe('anthropic({ toolSearch }): provider-native deferred loading', () => {
     expect(offered.slice(1).map((t) => [t.name, t.defer_loading])).toEqual(tools.map((t) => [t.name, true]));
     const end = events.find((e) => e.type === 'tool_end');
     expect(end).toMatchObject({ name: 'tool_7', result: 'result 7', isError: false });
-    const sentBack = (second?.messages as { role: string; content: { type: string }[] }[])[1];
+    const sentBack = (second?.messages as { role: string; content: { type: string }[] }[] | undefined)?.[1];
     expect(sentBack?.content.map((block) => block.type)).toEqual([
       'server_tool_use',
       'tool_search_tool_result',
