@@ -2,16 +2,14 @@
  * Anthropic's own tool search (Anthropic docs, "Tool use > Tool search tool"): each tool goes out with
  * `defer_loading: true` beside the server tool `tool_search_tool_bm25` (or `tool_search_tool_regex`), so
  * the API keeps the deferred definitions out of the model's context until the model's search finds them.
- * The search runs on Anthropic's side within one response: its `server_tool_use` and
+ * This file's declarations name the SDK's types, so nothing public imports it (a user without the SDK
+ * type-checks against the shipped declarations). The search runs on Anthropic's side within one response: its `server_tool_use` and
  * `tool_search_tool_result` blocks come back in the assistant message, and go back unchanged in the next
  * request (the `tool_reference`s in them are what keeps a found tool loaded).
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { parseToolArguments } from './json-args.js';
 import type { ProviderContent, TextPart, ToolCallPart } from './model.js';
-
-/** Which of Anthropic's tool search tools: BM25 ranking of natural-language queries, or regular expressions. */
-export type AnthropicToolSearch = 'bm25' | 'regex';
 
 /** The server tool of each variant (its dated type, as the Messages API names it). */
 const SEARCH_TOOLS = {
@@ -25,7 +23,7 @@ const SEARCH_TOOLS = {
  */
 export function deferredTools(
   tools: readonly Anthropic.Messages.Tool[],
-  search: AnthropicToolSearch,
+  search: keyof typeof SEARCH_TOOLS,
   loaded: ReadonlySet<string>,
 ): Anthropic.Messages.ToolUnion[] {
   return [

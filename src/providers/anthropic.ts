@@ -6,7 +6,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { JsonSchema } from '../core/json.js';
 import {
-  type AnthropicToolSearch,
   deferredTools,
   keptContent,
   providerContent,
@@ -55,6 +54,9 @@ export const ANTHROPIC_IMAGE_LIMITS: Readonly<ImageLimits> = {
   maxImageBytesPerRequest: 15_728_640,
   mimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'],
 };
+
+/** Which of Anthropic's tool search tools: BM25 ranking of natural-language queries, or regular expressions. */
+export type AnthropicToolSearch = 'bm25' | 'regex';
 
 /** Options of {@link anthropic}; images of tool results: see {@link ANTHROPIC_IMAGE_LIMITS} for defaults. */
 export interface AnthropicModelOptions extends ImageOptions {
