@@ -392,6 +392,30 @@ function sections(w) {
     );
   }
   if (w.scaleOut) out.push(renderScaleOut(w.scaleOut));
+  if (w.telemetry) out.push(renderTelemetry(w.telemetry));
+  return out.join('\n');
+}
+
+/** Section 13 (workload 13, bench/workloads/telemetry.mjs), on its own: the merge splices it in. */
+export function renderTelemetry(t) {
+  const out = [];
+  out.push("## 13. OpenTelemetry: an agent turn with and without a tracer provider (workload 6's loop)\n");
+  if (t.error) out.push(`Not measured: ${t.error}\n`);
+  else {
+    if (t.measuredAt)
+      out.push(
+        `Measured ${t.measuredAt} (\`${t.command}\`, merged into this report; 1-minute load average ${t.load?.join(' → ') ?? '—'}).\n`,
+      );
+    out.push(
+      `| host | per turn (median of ${t.runs} runs of ${t.turns} turns) |\n|---|---|\n` +
+        `| \`@opentelemetry/api\` installed, no tracer provider (no-op tracer) | ${us(t.offPerTurnUs)} |\n` +
+        `| tracer provider + span processor (spans dropped by the exporter), AsyncLocalStorage context | ${us(t.onPerTurnUs)} |\n` +
+        `| **cost of recording per turn** | ${us(t.overheadPerTurnUs)} (${x(t.ratio)}) |\n`,
+    );
+    out.push(
+      `Each run records ${t.spansPerRun} spans: \`invoke_agent\`, and per turn \`chat\`, \`execute_tool\` and the MCP \`tools/call\` span (the last turn only \`chat\`). A turn mostly waits on the server's pipe, and on a loaded machine (the load average above) this difference moves from run to run; a CPU profile of the "on" loop (\`--cpu-prof\`) puts about 5% of its samples in the OpenTelemetry SDK and agentwire's span code together.\n`,
+    );
+  }
   return out.join('\n');
 }
 

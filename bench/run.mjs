@@ -23,6 +23,7 @@ import { runChurn, runLarge, runScaling, runTools } from './workloads/isolated.m
 import { runResultBudget } from './workloads/result-budget.mjs';
 import { runRoundtrip } from './workloads/roundtrip.mjs';
 import { runScaleOut } from './workloads/scale-out.mjs';
+import { runTelemetry } from './workloads/telemetry.mjs';
 import { runThroughput } from './workloads/throughput.mjs';
 import { runToolSearch } from './workloads/tool-search.mjs';
 
@@ -133,6 +134,8 @@ if (wanted(12)) {
   log('workload 12: one server process against two, behind a round-robin balancer, events on Redis');
   const counts = quick ? { calls: 100, rounds: 1, bursts: 2 } : { calls: 200, rounds: 10, bursts: 1 };
   w.scaleOut = await runScaleOut(counts, log);
+  log('workload 13: an agent turn with and without a tracer provider');
+  w.telemetry = await runTelemetry(quick ? { turns: 5, runs: 3 } : { turns: 20, runs: 20 });
 }
 results.meta.loadAtEnd = (await import('node:os')).loadavg().map((l) => Math.round(l * 100) / 100);
 

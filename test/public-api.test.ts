@@ -181,6 +181,7 @@ describe('public API', () => {
         'DEFAULT_TOOL_SEARCH_THRESHOLD',
         'PROVIDER_MAX_TOOLS',
         'SamplingHandler',
+        'AgentTelemetryOptions',
         // providers
         'Model',
         'ModelRequest',
@@ -211,6 +212,9 @@ describe('public API', () => {
         'ModelError',
         'ModelErrorKind',
         'SchemaConversionError',
+        'AnthropicToolSearch',
+        'ProviderContent',
+        'ResponseInfo',
         // built-in tools
         'defaultTools',
         'DefaultToolsOptions',

@@ -6,7 +6,7 @@ import { fastStdio } from '../lib/servers.mjs';
 import { median, rotate } from '../lib/stats.mjs';
 
 /** A model that calls `echo` on every turn but the last; no awaits beyond the async iterator itself. */
-function fakeModel(turns, toolName) {
+export function fakeModel(turns, toolName) {
   return {
     provider: 'fake',
     id: 'instant',

@@ -16,6 +16,7 @@ import { runAgent } from './run.js';
 import { samplingHandler } from './sampling.js';
 import { skillsToolGroup } from './skills.js';
 import { DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES } from './system-prompt.js';
+import type { AgentTelemetryOptions } from './telemetry.js';
 import { type ToolNamePrefixPolicy, ToolRegistry, type ToolWarning } from './tool-registry.js';
 import { DEFAULT_TOOL_SEARCH_THRESHOLD, ToolSearchState } from './tool-search.js';
 
@@ -73,7 +74,8 @@ export interface AgentOptions {
    * When the agent has more tools than this, each request offers the model a `search_tools` tool (ranked
    * search over names, descriptions and parameter names) and the tools it loaded with it, instead of every
    * definition; a `warning` says so once. `0` always searches, `Infinity` never. Default 64
-   * ({@link DEFAULT_TOOL_SEARCH_THRESHOLD}).
+   * ({@link DEFAULT_TOOL_SEARCH_THRESHOLD}). Not used with a model that defers tool loading itself
+   * (`anthropic({ toolSearch })`, `Model.defersToolLoading`): that model is offered every tool.
    */
   toolSearchThreshold?: number;
   /**
@@ -82,6 +84,12 @@ export interface AgentOptions {
    * `PROVIDER_MAX_TOOLS`), none for others.
    */
   maxToolsPerRequest?: number;
+  /**
+   * OpenTelemetry spans of runs, model requests and tool calls (GenAI semantic conventions), recorded when
+   * `@opentelemetry/api` is installed and the host registered a tracer provider. Default: on, no agent
+   * name.
+   */
+  telemetry?: AgentTelemetryOptions;
 }
 
 /** Options of one run. */
@@ -249,7 +257,10 @@ export class Agent {
         settings.maxServerInstructionsBytes ?? DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES,
       registry: this.#registry,
       toolOffer: {
-        threshold: settings.toolSearchThreshold ?? DEFAULT_TOOL_SEARCH_THRESHOLD,
+        // A model that defers tool definitions itself (Anthropic's tool search) is offered every tool.
+        threshold: settings.model.defersToolLoading
+          ? Number.POSITIVE_INFINITY
+          : (settings.toolSearchThreshold ?? DEFAULT_TOOL_SEARCH_THRESHOLD),
         maxTools: maxToolsFor(settings.model, settings.maxToolsPerRequest),
       },
       toolSearch: this.#search,
@@ -258,6 +269,7 @@ export class Agent {
       signal,
       emit,
       warn: (warnings) => this.#warn(warnings, emit),
+      telemetry: settings.telemetry,
     }).then(
       () => {
         // Free the agent before the consumer can see the end, so a next run may start right away.

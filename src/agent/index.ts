@@ -12,5 +12,6 @@ export { type RenderOptions, renderEvent } from './render.js';
 export { DEFAULT_MAX_TOOL_RESULT_BYTES } from './result-budget.js';
 export { type SamplingHandler, samplingHandler } from './sampling.js';
 export { DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES } from './system-prompt.js';
+export type { AgentTelemetryOptions } from './telemetry.js';
 export type { ToolNamePrefixPolicy, ToolWarning } from './tool-registry.js';
 export { DEFAULT_TOOL_SEARCH_THRESHOLD } from './tool-search.js';

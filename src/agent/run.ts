@@ -2,12 +2,14 @@
  * The loop, provider-neutral: ask the model, run the tools it calls, hand back the results, until it stops
  * calling tools or `maxTurns` is reached.
  */
+import { withSpan } from '../core/telemetry.js';
 import type { Message, Model, ToolCallPart, ToolResultsMessage, Usage } from '../providers/model.js';
 import type { ApproveHook } from './approval.js';
 import { AgentAbortError, AgentError } from './errors.js';
 import type { AgentEvent, AgentResult } from './events.js';
 import { withLinkedSignal } from './linked-signal.js';
 import { systemPrompt } from './system-prompt.js';
+import { type AgentTelemetryOptions, agentSpan, describeAgentFailure } from './telemetry.js';
 import { executeToolCalls, type ResultBudget } from './tool-execution.js';
 import type { ToolRegistry, ToolWarning } from './tool-registry.js';
 import { offerTools, type ToolOfferSettings, type ToolSearchState } from './tool-search.js';
@@ -35,6 +37,8 @@ export interface RunContext {
   emit: (event: AgentEvent) => void;
   /** Called with each turn's tool warnings; the agent reports each distinct one once. */
   warn: (warnings: ToolWarning[]) => void;
+  /** The agent's spans (telemetry.ts); default on. */
+  telemetry?: AgentTelemetryOptions | undefined;
 }
 
 /**
@@ -47,7 +51,21 @@ export interface RunContext {
  * @throws {AgentError} kind `max_turns` when the model still calls tools after `maxTurns` turns.
  * @throws the model's `ModelError` when a request fails.
  */
-export async function runAgent(prompt: string, context: RunContext): Promise<AgentResult> {
+export function runAgent(prompt: string, context: RunContext): Promise<AgentResult> {
+  const spec = agentSpan(context.model, context.telemetry);
+  return withSpan(
+    spec,
+    async (span) => {
+      const result = await runRestoring(prompt, context);
+      span.set('gen_ai.usage.input_tokens', result.usage?.inputTokens);
+      span.set('gen_ai.usage.output_tokens', result.usage?.outputTokens);
+      return result;
+    },
+    describeAgentFailure,
+  );
+}
+
+async function runRestoring(prompt: string, context: RunContext): Promise<AgentResult> {
   const { history } = context;
   const before = history.length;
   try {
@@ -91,7 +109,7 @@ async function runTurns(prompt: string, context: RunContext): Promise<AgentResul
     };
     // Its own signal per request: the vendor SDKs never remove the abort listener they add to it.
     const response = await withLinkedSignal(signal, (requestSignal) =>
-      streamTurn(context.model, { ...request, signal: requestSignal }, turn, emit),
+      streamTurn(context.model, { ...request, signal: requestSignal }, turn, emit, context.telemetry),
     ).catch((error: unknown) => {
       throw signal.aborted ? new AgentAbortError(signal.reason) : error;
     });

@@ -4,6 +4,7 @@
  * another way (MCP spec 2025-11-25, "Tools > Error Handling"). Only an abort of the run
  * stops the turn.
  */
+import { withSpan } from '../core/telemetry.js';
 import type { ToolProgress } from '../core/tool.js';
 import { isToolOutput, type ToolOutputPart } from '../core/tool-output.js';
 import { parseToolArguments } from '../providers/json-args.js';
@@ -14,6 +15,7 @@ import { errorDataSuffix } from './error-data.js';
 import type { AgentEvent, ToolCallInfo } from './events.js';
 import { withLinkedSignal } from './linked-signal.js';
 import { fitParts, fitText, readMoreHint } from './result-budget.js';
+import { type AgentTelemetryOptions, toolSpan } from './telemetry.js';
 import type { ToolEntry, ToolTable } from './tool-registry.js';
 
 /** What executing a turn's calls needs from the run. */
@@ -26,6 +28,8 @@ export interface ToolExecutionContext {
   emit: (event: AgentEvent) => void;
   /** Bytes (UTF-8) each result may take: the agent's budget, and budgets by tool name. */
   resultBudget: ResultBudget;
+  /** The agent's spans: each call runs in an `execute_tool` span (telemetry.ts). */
+  telemetry?: AgentTelemetryOptions | undefined;
 }
 
 /** The budget of tool results (see `AgentOptions.maxToolResultBytes`). */
@@ -47,7 +51,17 @@ export function executeToolCalls(
   calls: readonly ToolCallPart[],
   context: ToolExecutionContext,
 ): Promise<ToolResult[]> {
-  return Promise.all(calls.map((call) => executeOne(call, context)));
+  return Promise.all(calls.map((call) => executeTraced(call, context)));
+}
+
+/** One call inside its `execute_tool` span; an error result is `error.type` `tool_error`. */
+function executeTraced(call: ToolCallPart, context: ToolExecutionContext): Promise<ToolResult> {
+  const name = context.table.byModelName.get(call.name)?.tool.name ?? call.name;
+  return withSpan(toolSpan(name, call.id, context.telemetry), async (span) => {
+    const result = await executeOne(call, context);
+    if (result.isError) span.fail('tool_error');
+    return result;
+  });
 }
 
 async function executeOne(call: ToolCallPart, context: ToolExecutionContext): Promise<ToolResult> {

@@ -5,6 +5,13 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { JsonSchema } from '../core/json.js';
+import {
+  deferredTools,
+  keptContent,
+  providerContent,
+  type StreamedBlock,
+  serverBlock,
+} from './anthropic-tool-search.js';
 import { ModelError } from './errors.js';
 import { guardedStream } from './guarded-stream.js';
 import { parseToolArguments } from './json-args.js';
@@ -22,6 +29,7 @@ import type {
   ModelEvent,
   ModelRequest,
   ModelToolSpec,
+  ResponseInfo,
   StopReason,
   TextPart,
   ToolCallPart,
@@ -47,6 +55,9 @@ export const ANTHROPIC_IMAGE_LIMITS: Readonly<ImageLimits> = {
   mimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'],
 };
 
+/** Which of Anthropic's tool search tools: BM25 ranking of natural-language queries, or regular expressions. */
+export type AnthropicToolSearch = 'bm25' | 'regex';
+
 /** Options of {@link anthropic}; images of tool results: see {@link ANTHROPIC_IMAGE_LIMITS} for defaults. */
 export interface AnthropicModelOptions extends ImageOptions {
   /** Model id, e.g. `claude-sonnet-5`. */
@@ -61,6 +72,15 @@ export interface AnthropicModelOptions extends ImageOptions {
   maxRetries?: number;
   /** SDK request timeout in ms. Default: the SDK's (10 minutes). */
   timeoutMs?: number;
+  /**
+   * Anthropic's own tool search (Anthropic docs, "Tool use > Tool search tool"): every tool is sent with
+   * `defer_loading: true` beside the server tool `tool_search_tool_bm25` (`'bm25'`) or
+   * `tool_search_tool_regex` (`'regex'`), and the API loads the definitions the model finds. An agent
+   * with such a model offers every tool, without its own `search_tools`. Default: off.
+   */
+  toolSearch?: AnthropicToolSearch;
+  /** With `toolSearch`: the tools (model-facing names) sent without `defer_loading`. Default: none. */
+  loadedTools?: readonly string[];
 }
 
 /**
@@ -80,9 +100,13 @@ class AnthropicModel implements Model {
   readonly #options: AnthropicModelOptions;
   readonly #maxTokens: number;
   readonly #images: ImageLimits;
+  readonly defersToolLoading: boolean;
+  readonly #loadedTools: ReadonlySet<string>;
 
   constructor(options: AnthropicModelOptions) {
     this.id = options.model;
+    this.defersToolLoading = options.toolSearch !== undefined;
+    this.#loadedTools = new Set(options.loadedTools);
     this.#options = { ...options };
     this.#maxTokens = options.maxTokens ?? 4096;
     this.#images = imageLimits(options, ANTHROPIC_IMAGE_LIMITS);
@@ -119,19 +143,26 @@ class AnthropicModel implements Model {
             ),
             stream: true,
             ...(request.system ? { system: request.system } : {}),
-            ...(request.tools.length > 0 ? { tools: request.tools.map(toAnthropicTool) } : {}),
+            ...(request.tools.length > 0 ? { tools: this.#tools(request.tools) } : {}),
           },
           { signal },
         ),
       readStream,
     );
   }
+
+  #tools(tools: readonly ModelToolSpec[]): Anthropic.Messages.ToolUnion[] {
+    const search = this.#options.toolSearch;
+    const out = tools.map(toAnthropicTool);
+    return search === undefined ? out : deferredTools(out, search, this.#loadedTools);
+  }
 }
 
 /** Accumulates the SSE events of one response (Anthropic "Streaming Messages"). */
 async function* readStream(events: Stream): AsyncIterable<ModelEvent> {
-  const blocks = new Map<number, TextPart | (ToolCallPart & { kind: 'tool' })>();
+  const blocks = new Map<number, StreamedBlock>();
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  const info: ResponseInfo = {};
   let stopReason: StopReason = 'other';
   let stopped = false;
   for await (const event of events) {
@@ -139,10 +170,14 @@ async function* readStream(events: Stream): AsyncIterable<ModelEvent> {
       case 'message_start':
         usage.inputTokens = event.message.usage.input_tokens;
         usage.outputTokens = event.message.usage.output_tokens;
+        info.model = event.message.model;
+        info.id = event.message.id;
         break;
       case 'content_block_start': {
         const block = event.content_block;
         if (block.type === 'text') blocks.set(event.index, { type: 'text', text: block.text });
+        const server = serverBlock(block);
+        if (server) blocks.set(event.index, server);
         if (block.type === 'tool_use') {
           blocks.set(event.index, {
             type: 'tool_call',
@@ -163,6 +198,8 @@ async function* readStream(events: Stream): AsyncIterable<ModelEvent> {
         if (event.delta.type === 'input_json_delta' && block?.type === 'tool_call') {
           block.arguments += event.delta.partial_json;
         }
+        if (event.delta.type === 'input_json_delta' && block?.type === 'server_tool_use')
+          block.input += event.delta.partial_json;
         break;
       }
       case 'message_delta':
@@ -176,19 +213,20 @@ async function* readStream(events: Stream): AsyncIterable<ModelEvent> {
     }
   }
   if (!stopped) throw new ModelError('bad_response', 'anthropic stream ended before message_stop');
-  yield { type: 'response', message: toAssistantMessage(blocks), stopReason, usage };
+  yield { type: 'response', message: toAssistantMessage(blocks), stopReason, usage, info };
 }
 
-function toAssistantMessage(
-  blocks: Map<number, TextPart | (ToolCallPart & { kind: 'tool' })>,
-): AssistantMessage {
+function toAssistantMessage(blocks: Map<number, StreamedBlock>): AssistantMessage {
   const ordered = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block);
-  const content = ordered.map((block): TextPart | ToolCallPart =>
-    block.type === 'text'
-      ? block
-      : { type: 'tool_call', id: block.id, name: block.name, arguments: block.arguments },
-  );
-  return { role: 'assistant', content };
+  const content = ordered.flatMap((block): (TextPart | ToolCallPart)[] => {
+    if (block.type === 'text') return [block];
+    if (block.type !== 'tool_call') return [];
+    return [{ type: 'tool_call', id: block.id, name: block.name, arguments: block.arguments }];
+  });
+  const kept = providerContent(ordered);
+  return kept === undefined
+    ? { role: 'assistant', content }
+    : { role: 'assistant', content, providerContent: kept };
 }
 
 function toStopReason(reason: string | null): StopReason {
@@ -223,6 +261,8 @@ function toAnthropicMessages(
         })),
       };
     }
+    const kept = keptContent(message.providerContent);
+    if (kept) return { role: 'assistant', content: kept };
     // Anthropic rejects empty text blocks, which a turn made only of tool calls can leave behind.
     const content = message.content
       .filter((part) => part.type !== 'text' || part.text !== '')

@@ -35,6 +35,18 @@ export interface ToolCallPart {
 export interface AssistantMessage {
   role: 'assistant';
   content: (TextPart | ToolCallPart)[];
+  /**
+   * The vendor's own blocks of this turn, when it holds some `content` cannot carry (Anthropic's tool
+   * search blocks); the same vendor's adapter sends them back as they are, any other uses `content`.
+   */
+  providerContent?: ProviderContent;
+}
+
+/** A vendor's content blocks of one assistant turn, in its own wire format. */
+export interface ProviderContent {
+  /** The `Model.provider` that made them. */
+  provider: string;
+  blocks: readonly unknown[];
 }
 
 /** The result of one tool call, as the model will see it. */
@@ -111,7 +123,22 @@ export interface ModelRequest {
  */
 export type ModelEvent =
   | { type: 'text_delta'; text: string }
-  | { type: 'response'; message: AssistantMessage; stopReason: StopReason; usage?: Usage };
+  | {
+      type: 'response';
+      message: AssistantMessage;
+      stopReason: StopReason;
+      usage?: Usage;
+      /** What the vendor said of the response, when it says it (telemetry reads it). */
+      info?: ResponseInfo;
+    };
+
+/** The vendor's account of one response. */
+export interface ResponseInfo {
+  /** The model that answered (may be a dated version of the requested id). */
+  model?: string;
+  /** The vendor's id of the response. */
+  id?: string;
+}
 
 /**
  * A model vendor's adapter.
@@ -125,6 +152,11 @@ export interface Model {
   readonly provider: string;
   /** The model id sent to the vendor. */
   readonly id: string;
+  /**
+   * True when the vendor defers tool definitions itself (Anthropic's tool search, `toolSearch` of
+   * `anthropic()`): the agent then offers every tool and not its own `search_tools`. Default false.
+   */
+  readonly defersToolLoading?: boolean;
   stream(request: ModelRequest): AsyncIterable<ModelEvent>;
   normalizeToolSchema(schema: JsonSchema): JsonSchema;
 }

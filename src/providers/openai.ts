@@ -27,6 +27,7 @@ import type {
   ModelEvent,
   ModelRequest,
   ModelToolSpec,
+  ResponseInfo,
   StopReason,
   TextPart,
   ToolCallPart,
@@ -147,8 +148,11 @@ async function* readStream(chunks: AsyncIterable<Chunk>): AsyncIterable<ModelEve
   let finish: string | null = null;
   let usage: Usage | undefined;
   let sawChunk = false;
+  const info: ResponseInfo = {};
   for await (const chunk of chunks) {
     sawChunk = true;
+    if (chunk.model) info.model = chunk.model;
+    if (chunk.id) info.id = chunk.id;
     if (chunk.usage)
       usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
     const choice = chunk.choices[0];
@@ -174,8 +178,8 @@ async function* readStream(chunks: AsyncIterable<Chunk>): AsyncIterable<ModelEve
   const message: AssistantMessage = { role: 'assistant', content };
   const stopReason = toStopReason(finish, toolCalls.length > 0);
   yield usage === undefined
-    ? { type: 'response', message, stopReason }
-    : { type: 'response', message, stopReason, usage };
+    ? { type: 'response', message, stopReason, info }
+    : { type: 'response', message, stopReason, usage, info };
 }
 
 /** Some compatible servers omit `finish_reason`; the presence of tool calls then decides. */

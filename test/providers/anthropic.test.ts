@@ -36,6 +36,7 @@ describe('anthropic adapter', () => {
         message: { role: 'assistant', content: [{ type: 'text', text: 'Hello there, friend.' }] },
         stopReason: 'end_turn',
         usage: { inputTokens: 25, outputTokens: 12 },
+        info: { model: 'fake-claude', id: expect.stringMatching(/^msg_fake_\d+$/) },
       },
     ]);
     expect(fake.requests.at(-1)).toEqual({
@@ -67,6 +68,7 @@ describe('anthropic adapter', () => {
       },
       stopReason: 'tool_use',
       usage: { inputTokens: 25, outputTokens: 12 },
+      info: { model: 'fake-claude', id: expect.stringMatching(/^msg_fake_\d+$/) },
     });
     expect(fake.requests.at(-1)?.tools).toEqual([
       { name: 'get_weather', description: 'Weather for a city', input_schema: { type: 'object' } },

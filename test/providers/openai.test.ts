@@ -34,6 +34,7 @@ describe('openai adapter', () => {
         message: { role: 'assistant', content: [{ type: 'text', text: 'Hello there.' }] },
         stopReason: 'end_turn',
         usage: { inputTokens: 25, outputTokens: 12 },
+        info: { model: 'fake-gpt', id: expect.stringMatching(/^chatcmpl-fake-\d+$/) },
       },
     ]);
     expect(fake.requests.at(-1)).toEqual({
@@ -70,6 +71,7 @@ describe('openai adapter', () => {
         },
         stopReason: 'tool_use',
         usage: { inputTokens: 25, outputTokens: 12 },
+        info: { model: 'fake-gpt', id: expect.stringMatching(/^chatcmpl-fake-\d+$/) },
       },
     ]);
     expect(fake.requests.at(-1)?.tools).toEqual([

@@ -279,7 +279,11 @@ export class Connection {
           candidate.create,
           hooks,
           options,
-          { ...host.features(), resourceSubscriptions: () => this.subscriptions.list() },
+          {
+            ...host.features(),
+            resourceSubscriptions: () => this.subscriptions.list(),
+            peer: host.plan.peer,
+          },
           {
             protocolVersion: host.options.protocolVersion ?? 'auto',
             probe: candidate.probe,

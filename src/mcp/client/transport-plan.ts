@@ -11,6 +11,7 @@ import {
   parseServerUrl,
 } from '../config/server-spec.js';
 import { envSecrets, httpSecrets, type Redactor } from '../protocol/redact.js';
+import type { PeerAddress } from '../session/mcp-span.js';
 import type { EraProbe } from '../session/negotiate.js';
 import type { TransportFactory } from '../session/session.js';
 import { HttpAuth } from '../transports/http/auth.js';
@@ -43,6 +44,8 @@ export interface TransportPlan {
   auth?: HttpAuth;
   /** Removes this server's credentials from error text (see redact.ts). */
   redact: Redactor;
+  /** Where the server is, for request spans (session/mcp-span.ts). */
+  peer?: PeerAddress;
 }
 
 const RUNNERS = new Set([
@@ -86,6 +89,7 @@ export function stdioTransportPlan(server: MCPStdioServer, name: string | undefi
     // The values of its `env`, should the server echo them in a JSON-RPC error (its stderr and stdout lines
     // are redacted by the transport).
     redact: envSecrets(server.env).redact,
+    peer: { transport: 'pipe' },
   };
 }
 
@@ -147,6 +151,11 @@ export function httpTransportPlan(
     candidates,
     redact,
     ...(auth && { auth }),
+    peer: {
+      transport: 'tcp',
+      address: target.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: Number(target.port) || (target.protocol === 'https:' ? 443 : 80),
+    },
   });
   if (mode === 'sse') return plan([legacy]);
   if (mode === 'streamable-http') return plan([streamable]);

@@ -185,6 +185,19 @@ export class DirectRequests {
   }
 
   /**
+   * Puts {@link take} in front of the transport's `onmessage` (the SDK's): this request path sees the
+   * responses and progress of its requests first. The transport delivers in wire order
+   * (transports/wire-order.ts) and these are handled at once, so order holds without a hop of our own.
+   */
+  intercept(): void {
+    const deliver = this.#transport.onmessage;
+    if (!deliver) return;
+    this.#transport.onmessage = (message, extra) => {
+      if (!this.take(message)) deliver(message, extra);
+    };
+  }
+
+  /**
    * Takes an inbound message that belongs to a direct request (its response, or progress for its token)
    * and handles it at once; returns false for every other message, which the caller hands to the SDK.
    * A response or progress for an id no longer pending (the call timed out or was cancelled; the spec

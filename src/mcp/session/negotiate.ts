@@ -22,9 +22,11 @@ import {
   type PriorDiscovery,
 } from '@modelcontextprotocol/client';
 import { MCPCallError } from '../protocol/errors.js';
+import type { Redactor } from '../protocol/redact.js';
 import type { Implementation } from '../protocol/types.js';
 import type { AgentwireTransport } from '../transports/transport.js';
 import { type VerdictSlot, verdictOf } from './era-verdict.js';
+import { toCallError } from './error-mapping.js';
 import {
   isModernVersion,
   LEGACY_PROTOCOL_VERSIONS,
@@ -104,6 +106,24 @@ type Outcome =
   | { kind: 'closed' };
 
 let probes = 0;
+
+/**
+ * {@link negotiate}, a failure mapped to the `MCPCallError` of the handshake: naming the server and
+ * `initialize`, or the method that failed (`server/discover` for a failed probe), with `redact` applied.
+ * @throws MCPCallError as {@link negotiate} documents.
+ */
+export async function negotiateOrFail(
+  request: NegotiationRequest,
+  redact: Redactor | undefined,
+): Promise<Negotiated> {
+  try {
+    return await negotiate(request);
+  } catch (error) {
+    const method = error instanceof MCPCallError && error.method ? error.method : 'initialize';
+    const { server, signal, timeoutMs } = request;
+    throw toCallError(error, { server, method, signal, timeoutMs, redact });
+  }
+}
 
 /**
  * Negotiates on a new transport of `request.createTransport` (see the file header).

@@ -7,7 +7,7 @@
  * SDK. `MCPClient` owns a session at a time and makes a new one to reconnect; a session is never reopened.
  */
 import { Client, type StandardSchemaV1 } from '@modelcontextprotocol/client';
-import { MCPCallError } from '../protocol/errors.js';
+import type { MCPCallError } from '../protocol/errors.js';
 import { type Redactor, redactError } from '../protocol/redact-error.js';
 import type {
   CallToolResult,
@@ -24,13 +24,14 @@ import { closed, type FailureContext, lostInfo, teardownInfo, toCallError } from
 import { withOfferedExtensions } from './extensions.js';
 import { dropLateProbeAnswers, prepareStart, refusedVersion } from './handover.js';
 import { attachListen, type ListenFeatures, type ListenHooks } from './listen.js';
+import { noteRequestIds, type PeerAddress, withMcpSpan } from './mcp-span.js';
 import {
   DEFAULT_MAX_INPUT_ROUNDS,
   type InputRoundsContext,
   modernWire,
   requestWithInputRounds,
 } from './modern-calls.js';
-import { type Negotiated, negotiate, type SessionEra } from './negotiate.js';
+import { negotiateOrFail, type SessionEra } from './negotiate.js';
 import { walkPages } from './pagination.js';
 import { ReissuableTools, reissuingRead } from './reissue.js';
 import { outboundParams, sdkOptions } from './request-extras.js';
@@ -76,6 +77,8 @@ export interface SessionClientFeatures extends MCPServerRequestHandlers, ListenF
   currentRoots?: () => Root[];
   /** Bound on the input-required rounds of one request (2026-07-28). Default 10. */
   maxInputRounds?: number | undefined;
+  /** Where the server is, for the network attributes of request spans (mcp-span.ts). */
+  peer?: PeerAddress | undefined;
 }
 
 /** Builds a fresh transport for one connection attempt. */
@@ -101,6 +104,8 @@ export class Session {
   /** Elicitation handlers, and the -32042 retry (elicitations.ts). */
   #elicitations = new Elicitations('', {});
   #tasks = new SessionTasks(); // the server's task support (tasks-session.ts)
+  /** Where the server is (request spans, mcp-span.ts). */
+  peer: PeerAddress | undefined;
 
   private constructor(sdk: Client, transport: AgentwireTransport, server: string, redact?: Redactor) {
     this.#redact = redact;
@@ -127,9 +132,8 @@ export class Session {
     const protocolVersion = era.protocolVersion ?? 'auto';
     const capabilities = clientCapabilities(features);
     const context = { method: 'initialize', signal: options.signal, timeoutMs: options.timeoutMs };
-    let negotiated: Negotiated;
-    try {
-      negotiated = await negotiate({
+    const negotiated = await negotiateOrFail(
+      {
         server,
         createTransport,
         ...era,
@@ -138,13 +142,12 @@ export class Session {
         capabilities,
         timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         signal: options.signal,
-      });
-    } catch (error) {
-      const method = error instanceof MCPCallError && error.method ? error.method : 'initialize';
-      throw toCallError(error, { server, ...context, method, redact: features.redact });
-    }
+      },
+      features.redact,
+    );
     const { transport, prior } = negotiated;
     const declared = withOfferedExtensions(capabilities, prior);
+    noteRequestIds(transport);
     // A pin speaks only its revision; 'auto' keeps the SDK's own list, so the 2025 handshake is unchanged.
     const maxRounds = features.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     const sdk = new Client(clientInfo, {
@@ -156,6 +159,7 @@ export class Session {
     session.#elicitations = new Elicitations(server, features);
     // Input rounds of the 2026-07-28 direct path answer elicitations as `elicitation/create` does.
     session.#inputs = { server, answerers: session.#elicitations.answerers(features), maxRounds };
+    session.peer = features.peer;
     sdk.onerror = (error) => {
       if (isSdkLateMessageReport(error)) hooks.onLateMessage?.();
       else hooks.onError(redactError(error, features.redact));
@@ -192,23 +196,9 @@ export class Session {
     const fail = (error: unknown, method: string, toolName: string) =>
       session.#fail(error, { method, toolName });
     session.#tasks = SessionTasks.of(sdk, capabilities, session.#direct, session.#inputs, fail);
-    session.#routeDirectResponses();
+    session.#direct?.intercept();
     if (sdk.getProtocolEra() === 'modern') attachListen(session, sdk, server, hooks, features, options);
     return session;
-  }
-
-  /**
-   * Takes the responses and progress of direct requests (`tools/call`) before the SDK sees them; the
-   * transport delivers in wire order (transports/wire-order.ts), and these are handled at once, so order
-   * holds without a hop of our own.
-   */
-  #routeDirectResponses(): void {
-    const deliver = this.#transport.onmessage;
-    const direct = this.#direct;
-    if (!deliver || !direct) return;
-    this.#transport.onmessage = (message, extra) => {
-      if (!direct.take(message)) deliver(message, extra);
-    };
   }
 
   /** The transport's `Mcp-Session-Id`, for Streamable HTTP servers that assign one. */
@@ -286,20 +276,22 @@ export class Session {
     schema: StandardSchemaV1<unknown, T>,
     options: RequestOptions,
   ): Promise<T> {
-    try {
-      this.#requireOpen();
-      const send = () =>
-        this.#sdk.request(
-          { method, params: outboundParams(params, this.#logLevel) },
-          schema,
-          sdkOptions(options),
-        );
-      const fetch = () =>
-        this.#elicitations.retrying(() => reissuingRead(method, options.signal, send), options.signal);
-      return await (options.cache ? options.cache.through(method, params, fetch) : fetch());
-    } catch (error) {
-      throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeoutMs });
-    }
+    return withMcpSpan(method, params, this, async () => {
+      try {
+        this.#requireOpen();
+        const send = () =>
+          this.#sdk.request(
+            { method, params: outboundParams(params, this.#logLevel) },
+            schema,
+            sdkOptions(options),
+          );
+        const fetch = () =>
+          this.#elicitations.retrying(() => reissuingRead(method, options.signal, send), options.signal);
+        return await (options.cache ? options.cache.through(method, params, fetch) : fetch());
+      } catch (error) {
+        throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeoutMs });
+      }
+    });
   }
 
   /** Whether the connection speaks the 2026-07-28 era (`'modern'`) or a 2025 one (`'legacy'`). */
@@ -381,8 +373,9 @@ export class Session {
       }
     };
     // Lost in flight (2026-07-28 over HTTP): re-sent only for a read-only or idempotent tool (reissue.ts).
-    const result =
-      this.era === 'modern' ? await this.#reissuable.call(name, options.signal, call) : await call();
+    const result = await withMcpSpan('tools/call', params, this, () =>
+      this.era === 'modern' ? this.#reissuable.call(name, options.signal, call) : call(),
+    );
     if (result.content === undefined) result.content = [];
     return result;
   }
