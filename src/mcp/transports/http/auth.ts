@@ -34,6 +34,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { SecretSet } from '../../protocol/redact.js';
 import { redactValue } from '../../protocol/redact-error.js';
+import { GrantProvider } from './grant-provider.js';
 import { withRedactedSdkConsole } from './sdk-console.js';
 
 /** Options of {@link HttpAuth}. */
@@ -197,14 +198,20 @@ export class HttpAuth {
     let result: Awaited<ReturnType<typeof auth>>;
     try {
       result = await withRedactedSdkConsole(this.#secrets.redact, () =>
-        auth(this.provider, {
-          serverUrl: this.#options.serverUrl,
-          ...extra,
-          ...(this.#resourceMetadataUrl !== undefined && { resourceMetadataUrl: this.#resourceMetadataUrl }),
-          ...(this.#scope !== undefined && { scope: this.#scope }),
-          ...(this.#options.fetch !== undefined && { fetchFn: this.#options.fetch }),
-          ...(this.#options.skipIssuerMetadataValidation === true && { skipIssuerMetadataValidation: true }),
-        }),
+        this.provider instanceof GrantProvider
+          ? this.#grant(this.provider, extra.authorizationCode)
+          : auth(this.provider, {
+              serverUrl: this.#options.serverUrl,
+              ...extra,
+              ...(this.#resourceMetadataUrl !== undefined && {
+                resourceMetadataUrl: this.#resourceMetadataUrl,
+              }),
+              ...(this.#scope !== undefined && { scope: this.#scope }),
+              ...(this.#options.fetch !== undefined && { fetchFn: this.#options.fetch }),
+              ...(this.#options.skipIssuerMetadataValidation === true && {
+                skipIssuerMetadataValidation: true,
+              }),
+            }),
       );
     } catch (error) {
       // A token endpoint's error may quote the request (code, verifier, Basic credentials): thrown redacted,
@@ -221,6 +228,22 @@ export class HttpAuth {
           : 'the authorization code did not yield tokens',
       );
     }
+  }
+
+  /**
+   * A grant without a browser (the `auth` option, grant-provider.ts): its token request once, never the
+   * SDK's `auth()`, which repeats a refused one.
+   */
+  async #grant(provider: GrantProvider, authorizationCode: string | undefined): Promise<'AUTHORIZED'> {
+    if (authorizationCode !== undefined) provider.redirectToAuthorization();
+    await provider.authorize({
+      serverUrl: this.#options.serverUrl,
+      resourceMetadataUrl: this.#resourceMetadataUrl,
+      scope: this.#scope,
+      fetch: this.#options.fetch,
+      skipIssuerMetadataValidation: this.#options.skipIssuerMetadataValidation,
+    });
+    return 'AUTHORIZED';
   }
 
   /** Adds what the provider holds now to the secrets: tokens, client secret and its Basic form, verifier. */
