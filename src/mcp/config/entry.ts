@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { isRecord } from '../../core/json.js';
+import type { MCPHttpAuth } from '../protocol/auth-grant.js';
 import { MCPServerUrlError, type MCPServerUrlProblem } from '../protocol/errors.js';
+import { readAuth } from './auth-fields.js';
 import {
   type EntryContext,
   entryError,
@@ -40,8 +42,15 @@ export interface MCPHttpServerEntry extends MCPServerEntryBase {
   kind: 'http';
   /** The endpoint, interpolated and checked to be an `http:` or `https:` URL without `user:password@`. */
   url: string;
-  /** Ready for `MCPClient.fromUrl`. `transport`: `type: "sse"` → `'sse'`, `"streamable-http"` → itself, else `'auto'`. */
-  options: { headers?: Record<string, string>; transport: NonNullable<MCPHttpServer['transport']> };
+  /**
+   * Ready for `MCPClient.fromUrl`. `transport`: `type: "sse"` → `'sse'`, `"streamable-http"` → itself, else
+   * `'auto'`. `auth`: the `"auth"` field (auth-fields.ts), its files resolved against the file's folder.
+   */
+  options: {
+    headers?: Record<string, string>;
+    auth?: MCPHttpAuth;
+    transport: NonNullable<MCPHttpServer['transport']>;
+  };
 }
 
 /** One usable server of a configuration. */
@@ -144,7 +153,8 @@ function httpEntry(
     throw entryError(context, 'url', URL_PROBLEMS[error.problem](error), { cause: error });
   }
   const headers = readStringRecord(context, raw, 'headers');
-  const options = { ...(headers && { headers }), transport };
+  const auth = readAuth(context, raw, context.baseDir);
+  const options = { ...(headers && { headers }), ...(auth && { auth }), transport };
   return { name: context.entry, kind: 'http', url, options, ...readFilter(context, raw) };
 }
 

@@ -125,3 +125,28 @@ export interface MCPEnterpriseAuth extends MCPGrantBase {
 
 /** Authorization without a browser: one of the three grants. */
 export type MCPHttpAuth = MCPClientCredentialsAuth | MCPJwtBearerAuth | MCPEnterpriseAuth;
+
+/** What an {@link MCPHttpAuth} lacks: the field (under `auth`) and the problem; undefined when it is whole. */
+export function authProblem(auth: MCPHttpAuth): { field: string; problem: string } | undefined {
+  const exactlyOne = (fields: string[], values: unknown[]) =>
+    values.filter((value) => value !== undefined).length === 1
+      ? undefined
+      : { field: fields[0]!, problem: `needs exactly one of ${fields.join(', ')}` };
+  switch (auth.grant) {
+    case 'client_credentials':
+      return exactlyOne(
+        ['clientSecret', 'privateKey', 'privateKeyFile'],
+        [auth.clientSecret, auth.privateKey, auth.privateKeyFile],
+      );
+    case 'jwt_bearer':
+      return exactlyOne(['assertion', 'assertionFile'], [auth.assertion, auth.assertionFile]);
+    case 'enterprise':
+      if (auth.idp === undefined) return { field: 'idp', problem: 'is required' };
+      return (
+        exactlyOne(['idToken', 'idTokenFile'], [auth.idToken, auth.idTokenFile]) ??
+        exactlyOne(['idp.issuer', 'idp.tokenEndpoint'], [auth.idp.issuer, auth.idp.tokenEndpoint])
+      );
+    default:
+      return { field: 'grant', problem: 'must be "client_credentials", "jwt_bearer" or "enterprise"' };
+  }
+}

@@ -27,11 +27,12 @@ import {
   selectResourceURL,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
-import type {
-  MCPGrantContext,
-  MCPHttpAuth,
-  MCPSecretSource,
-  MCPTokenEndpointAuthMethod,
+import {
+  authProblem,
+  type MCPGrantContext,
+  type MCPHttpAuth,
+  type MCPSecretSource,
+  type MCPTokenEndpointAuthMethod,
 } from '../../protocol/auth-grant.js';
 import { MCPConfigError } from '../../protocol/errors.js';
 import type { SecretSet } from '../../protocol/redact.js';
@@ -277,32 +278,9 @@ function defaultMethod(
 
 /** The grant checked for what it needs. @throws MCPConfigError naming the missing field. */
 function checkGrant(grant: MCPHttpAuth): void {
-  const problem = (text: string) => new MCPConfigError(`auth (${grant.grant}): ${text}`, { field: 'auth' });
-  switch (grant.grant) {
-    case 'client_credentials': {
-      const keys = [grant.clientSecret, grant.privateKey, grant.privateKeyFile].filter(
-        (v) => v !== undefined,
-      );
-      if (keys.length !== 1)
-        throw problem('needs exactly one of clientSecret, privateKey and privateKeyFile');
-      return;
-    }
-    case 'jwt_bearer':
-      if ((grant.assertion === undefined) === (grant.assertionFile === undefined))
-        throw problem('needs exactly one of assertion and assertionFile');
-      return;
-    case 'enterprise':
-      if ((grant.idToken === undefined) === (grant.idTokenFile === undefined))
-        throw problem('needs exactly one of idToken and idTokenFile');
-      if ((grant.idp?.issuer === undefined) === (grant.idp?.tokenEndpoint === undefined))
-        throw problem('needs exactly one of idp.issuer and idp.tokenEndpoint');
-      return;
-    default:
-      throw new MCPConfigError(
-        `auth: grant must be "client_credentials", "jwt_bearer" or "enterprise" (got ${JSON.stringify((grant as { grant: unknown }).grant)})`,
-        { field: 'auth.grant' },
-      );
-  }
+  const found = authProblem(grant);
+  if (found === undefined) return;
+  throw new MCPConfigError(`auth.${found.field} ${found.problem}`, { field: `auth.${found.field}` });
 }
 
 /**
