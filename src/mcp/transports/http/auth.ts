@@ -196,22 +196,19 @@ export class HttpAuth {
   async #authorize(extra: { authorizationCode?: string; iss?: string; forceReauthorization?: boolean }) {
     await this.#learnSecrets();
     let result: Awaited<ReturnType<typeof auth>>;
+    // A grant without a browser (the `auth` option) sends its token request once: not the SDK's `auth()`,
+    // which repeats a refused one (grant-provider.ts).
+    const run = this.provider instanceof GrantProvider ? grantAuth : auth;
     try {
       result = await withRedactedSdkConsole(this.#secrets.redact, () =>
-        this.provider instanceof GrantProvider
-          ? this.#grant(this.provider, extra.authorizationCode)
-          : auth(this.provider, {
-              serverUrl: this.#options.serverUrl,
-              ...extra,
-              ...(this.#resourceMetadataUrl !== undefined && {
-                resourceMetadataUrl: this.#resourceMetadataUrl,
-              }),
-              ...(this.#scope !== undefined && { scope: this.#scope }),
-              ...(this.#options.fetch !== undefined && { fetchFn: this.#options.fetch }),
-              ...(this.#options.skipIssuerMetadataValidation === true && {
-                skipIssuerMetadataValidation: true,
-              }),
-            }),
+        run(this.provider, {
+          serverUrl: this.#options.serverUrl,
+          ...extra,
+          ...(this.#resourceMetadataUrl !== undefined && { resourceMetadataUrl: this.#resourceMetadataUrl }),
+          ...(this.#scope !== undefined && { scope: this.#scope }),
+          ...(this.#options.fetch !== undefined && { fetchFn: this.#options.fetch }),
+          ...(this.#options.skipIssuerMetadataValidation === true && { skipIssuerMetadataValidation: true }),
+        }),
       );
     } catch (error) {
       // A token endpoint's error may quote the request (code, verifier, Basic credentials): thrown redacted,
@@ -228,22 +225,6 @@ export class HttpAuth {
           : 'the authorization code did not yield tokens',
       );
     }
-  }
-
-  /**
-   * A grant without a browser (the `auth` option, grant-provider.ts): its token request once, never the
-   * SDK's `auth()`, which repeats a refused one.
-   */
-  async #grant(provider: GrantProvider, authorizationCode: string | undefined): Promise<'AUTHORIZED'> {
-    if (authorizationCode !== undefined) provider.redirectToAuthorization();
-    await provider.authorize({
-      serverUrl: this.#options.serverUrl,
-      resourceMetadataUrl: this.#resourceMetadataUrl,
-      scope: this.#scope,
-      fetch: this.#options.fetch,
-      skipIssuerMetadataValidation: this.#options.skipIssuerMetadataValidation,
-    });
-    return 'AUTHORIZED';
   }
 
   /** Adds what the provider holds now to the secrets: tokens, client secret and its Basic form, verifier. */
@@ -292,6 +273,23 @@ export function httpAuthFor(
     ...(options.fetch !== undefined && { fetch: options.fetch }),
     ...(options.skipIssuerMetadataValidation === true && { skipIssuerMetadataValidation: true }),
   });
+}
+
+/** `auth()`'s counterpart for a {@link GrantProvider}: the same options, its grant's token request once. */
+async function grantAuth(
+  provider: OAuthClientProvider,
+  options: Parameters<typeof auth>[1],
+): Promise<'AUTHORIZED'> {
+  if (!(provider instanceof GrantProvider)) throw new TypeError('grantAuth needs a GrantProvider');
+  if (options.authorizationCode !== undefined) provider.redirectToAuthorization();
+  await provider.authorize({
+    serverUrl: new URL(options.serverUrl),
+    resourceMetadataUrl: options.resourceMetadataUrl,
+    scope: options.scope,
+    fetch: options.fetchFn,
+    skipIssuerMetadataValidation: options.skipIssuerMetadataValidation,
+  });
+  return 'AUTHORIZED';
 }
 
 /** Whether two URLs are the same once parsed (a trailing slash on the origin, case of the host). */
