@@ -13,7 +13,6 @@
  * Exit code 0 when the scenario's steps completed, 1 (with the error on stderr) otherwise.
  */
 import { pathToFileURL } from 'node:url';
-import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/client';
 import { ConformanceOAuthProvider } from './oauth-provider.mjs';
 
 const distEntry = process.env.AGENTWIRE_DIST ?? new URL('../dist/index.js', import.meta.url).pathname;
@@ -68,23 +67,34 @@ const scenarios = {
     await authorizedSession(url, provider);
   },
 
+  // SEP-1046 client credentials, through agentwire's `auth` option (client_secret_basic here).
   'auth/client-credentials-basic': async (url) => {
     const context = readContext();
-    const provider = new ClientCredentialsProvider({
+    const auth = {
+      grant: 'client_credentials',
       clientId: context.client_id,
       clientSecret: context.client_secret,
-    });
-    await session(MCPClient.fromUrl(url, { name: 'conformance', authProvider: provider }), listOnly);
+    };
+    await session(MCPClient.fromUrl(url, { name: 'conformance', auth }), listOnly);
   },
 
+  // SEP-1046 with private_key_jwt (RFC 7523 §2.2): the algorithm follows from the key when not given.
   'auth/client-credentials-jwt': async (url) => {
     const context = readContext();
-    const provider = new PrivateKeyJwtProvider({
+    const auth = {
+      grant: 'client_credentials',
       clientId: context.client_id,
       privateKey: context.private_key_pem,
-      algorithm: context.signing_algorithm ?? 'ES256',
-    });
-    await session(MCPClient.fromUrl(url, { name: 'conformance', authProvider: provider }), listOnly);
+      ...(context.signing_algorithm !== undefined && { algorithm: context.signing_algorithm }),
+    };
+    await session(MCPClient.fromUrl(url, { name: 'conformance', auth }), listOnly);
+  },
+
+  // SEP-1933 workload identity federation: the workload's JWT as an RFC 7523 JWT-bearer grant.
+  'auth/wif-jwt-bearer': async (url) => {
+    const context = readContext();
+    const auth = { grant: 'jwt_bearer', assertion: context.valid_jwt, clientId: context.client_id };
+    await session(MCPClient.fromUrl(url, { name: 'conformance', auth }), listOnly);
   },
 
   // MCP spec 2026-07-28, Basic > Overview > _meta: every request carries protocol version, client info and
@@ -169,13 +179,18 @@ const scenarios = {
     });
   },
 
+  // SEP-990 enterprise-managed authorization: agentwire exchanges the IdP's ID token for an ID-JAG (RFC 8693),
+  // then the ID-JAG for an access token at the MCP server's authorization server (RFC 7523).
   'auth/cross-app-access-complete-flow': async (url) => {
-    const token = await crossAppAccessToken(url, readContext());
-    // A token obtained out of band reaches the server as a static header.
-    const client = MCPClient.fromUrl(url, {
-      name: 'conformance',
-      headers: { Authorization: `Bearer ${token}` },
-    });
+    const context = readContext();
+    const auth = {
+      grant: 'enterprise',
+      idToken: context.idp_id_token,
+      idp: { issuer: context.idp_issuer, clientId: context.idp_client_id },
+      clientId: context.client_id,
+      clientSecret: context.client_secret,
+    };
+    const client = MCPClient.fromUrl(url, { name: 'conformance', auth });
     await session(client, async () => {
       expectNoError(await client.callTool('test-tool', {}), 'test-tool');
     });
@@ -307,52 +322,6 @@ function readContext() {
   const raw = process.env.MCP_CONFORMANCE_CONTEXT;
   if (raw === undefined) throw new Error('MCP_CONFORMANCE_CONTEXT is not set');
   return JSON.parse(raw);
-}
-
-/**
- * Cross-App Access (SEP-990, an extension): exchange the IdP's ID token for an ID-JAG at the IdP (RFC 8693),
- * then the ID-JAG for an access token at the MCP server's authorization server (RFC 7523 jwt-bearer).
- */
-async function crossAppAccessToken(url, context) {
-  const resourceMetadata = await getJson(new URL('/.well-known/oauth-protected-resource/mcp', url));
-  const authServer = resourceMetadata.authorization_servers?.[0];
-  if (authServer === undefined) throw new Error('protected resource metadata names no authorization server');
-  const asMetadata = await getJson(new URL('/.well-known/oauth-authorization-server', authServer));
-  const grant = await postForm(context.idp_token_endpoint, {
-    grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
-    requested_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
-    audience: asMetadata.issuer,
-    resource: resourceMetadata.resource,
-    subject_token: context.idp_id_token,
-    subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
-    client_id: context.idp_client_id,
-  });
-  const basic = Buffer.from(
-    `${encodeURIComponent(context.client_id)}:${encodeURIComponent(context.client_secret)}`,
-  ).toString('base64');
-  const token = await postForm(
-    asMetadata.token_endpoint,
-    { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: grant.access_token },
-    { Authorization: `Basic ${basic}` },
-  );
-  return token.access_token;
-}
-
-async function getJson(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`GET ${url} failed with HTTP ${response.status}`);
-  return response.json();
-}
-
-async function postForm(url, fields, headers = {}) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams(fields),
-  });
-  // The body of a failed token request may echo credentials: report the status only.
-  if (!response.ok) throw new Error(`POST ${url} failed with HTTP ${response.status}`);
-  return response.json();
 }
 
 async function main() {

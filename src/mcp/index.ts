@@ -38,6 +38,17 @@ export {
 } from './config/load.js';
 export type { MCPDpopOption, MCPHttpServer, MCPStdioServer } from './config/server-spec.js';
 export { type MCPToolFilter, toolFilter } from './config/tool-filter.js';
+// Authorization without a browser: client credentials, JWT bearer (workload identity), enterprise-managed.
+export type {
+  MCPClientCredentialsAuth,
+  MCPEnterpriseAuth,
+  MCPEnterpriseIdp,
+  MCPGrantContext,
+  MCPHttpAuth,
+  MCPJwtBearerAuth,
+  MCPSecretSource,
+  MCPTokenEndpointAuthMethod,
+} from './protocol/auth-grant.js';
 export {
   MCPCallError,
   type MCPCallErrorChanges,
@@ -50,6 +61,11 @@ export {
   type MCPServerUrlProblem,
   MCPToolError,
 } from './protocol/errors.js';
+export {
+  MCPOAuthGrantError,
+  type MCPOAuthGrantErrorDetails,
+  type MCPOAuthGrantType,
+} from './protocol/grant-error.js';
 export type { MCPTask, MCPTaskStatus, MCPTaskSupport } from './protocol/tasks.js';
 export type {
   Annotations,

@@ -12,7 +12,6 @@ import type { MCPTool, MCPToolHost } from '../adapter/mcp-tool.js';
 import { presentResult } from '../adapter/present-result.js';
 import { ToolSet } from '../adapter/tool-set.js';
 import type { MCPHttpServer, MCPStdioServer } from '../config/server-spec.js';
-import { MCPCallError } from '../protocol/errors.js';
 import type {
   CallToolResult,
   GetPromptResult,
@@ -24,7 +23,6 @@ import type {
   Root,
 } from '../protocol/types.js';
 import {
-  DEFAULT_CALL_TIMEOUT_MS,
   type MCPCallOptionsSource,
   type MCPToolCallOptions,
   resolveCallOptions,

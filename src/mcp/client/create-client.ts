@@ -29,7 +29,8 @@ export function createClient(entry: MCPServerEntry, options: MCPCreateClientOpti
   return MCPClient.fromUrl(entry.url, {
     ...clientOptions,
     ...entry.options,
-    ...(authProvider && { authProvider }),
+    // An entry's own `auth` wins over an `authProvider` given for every server.
+    ...(authProvider && entry.options.auth === undefined && { authProvider }),
     ...(idleTimeoutMs !== undefined && { idleTimeoutMs }),
     ...(fetch && { fetch }),
     name: entry.name,

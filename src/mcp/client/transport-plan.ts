@@ -10,11 +10,13 @@ import {
   type MCPStdioServer,
   parseServerUrl,
 } from '../config/server-spec.js';
+import { MCPConfigError } from '../protocol/errors.js';
 import { envSecrets, httpSecrets, type Redactor } from '../protocol/redact.js';
 import type { PeerAddress } from '../session/mcp-span.js';
 import type { EraProbe } from '../session/negotiate.js';
 import type { TransportFactory } from '../session/session.js';
 import { HttpAuth } from '../transports/http/auth.js';
+import { GrantProvider } from '../transports/http/grant-provider.js';
 import { isLegacyFallbackError, LegacySSETransport } from '../transports/http/legacy-sse.js';
 import { StreamableHTTPTransport } from '../transports/http/streamable-http.js';
 import { StdioTransport } from '../transports/stdio/stdio-transport.js';
@@ -100,7 +102,8 @@ export function stdioTransportPlan(server: MCPStdioServer, name: string | undefi
  * `authProvider`, the OAuth state shared by both transports.
  * `connectTimeoutMs` (default {@link DEFAULT_CONNECT_TIMEOUT_MS}) bounds the HTTP+SSE transport's GET and
  * `endpoint` event, which come before `initialize`.
- * @throws MCPConfigError for a URL that is not http(s), carries credentials, or a header that fetch would reject.
+ * @throws MCPConfigError for a URL that is not http(s), carries credentials, or a header that fetch would reject;
+ *   for an `auth` grant that lacks what it needs, or given with `authProvider`.
  */
 export function httpTransportPlan(
   url: string | URL,
@@ -110,11 +113,17 @@ export function httpTransportPlan(
   checkHeaders(options.headers ?? {});
   const serverName = options.name ?? target.host;
   const secrets = httpSecrets(target, options.headers);
+  if (options.authProvider !== undefined && options.auth !== undefined)
+    throw new MCPConfigError('set one of authProvider and auth, not both', { field: 'auth' });
+  const provider =
+    options.auth === undefined
+      ? options.authProvider
+      : new GrantProvider(options.auth, { server: serverName, secrets });
   const auth =
-    options.authProvider &&
+    provider &&
     new HttpAuth({
       serverUrl: target,
-      provider: options.authProvider,
+      provider,
       secrets,
       ...(options.fetch && { fetch: options.fetch }),
       ...(options.skipIssuerMetadataValidation === true && { skipIssuerMetadataValidation: true }),

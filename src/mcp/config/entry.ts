@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { isRecord } from '../../core/json.js';
+import type { MCPHttpAuth } from '../protocol/auth-grant.js';
 import { MCPServerUrlError, type MCPServerUrlProblem } from '../protocol/errors.js';
+import { readAuth } from './auth-fields.js';
 import {
   type EntryContext,
   entryError,
@@ -44,10 +46,12 @@ export interface MCPHttpServerEntry extends MCPServerEntryBase {
   /**
    * Ready for `MCPClient.fromUrl`. `transport`: `type: "sse"` → `'sse'`, `"streamable-http"` → itself, else
    * `'auto'`. `dpop`: the entry's `"dpop": true` (DPoP-bound tokens for the OAuth provider, a fresh key pair
-   * per client; see `MCPHttpServer.dpop`).
+   * per client; see `MCPHttpServer.dpop`). `auth`: the `"auth"` field (auth-fields.ts), its files resolved
+   * against the file's folder.
    */
   options: {
     headers?: Record<string, string>;
+    auth?: MCPHttpAuth;
     transport: NonNullable<MCPHttpServer['transport']>;
     dpop?: boolean;
   };
@@ -154,7 +158,13 @@ function httpEntry(
   }
   const headers = readStringRecord(context, raw, 'headers');
   const dpop = readBoolean(context, raw, 'dpop');
-  const options = { ...(headers && { headers }), transport, ...(dpop !== undefined && { dpop }) };
+  const auth = readAuth(context, raw, context.baseDir);
+  const options = {
+    ...(headers && { headers }),
+    ...(auth && { auth }),
+    transport,
+    ...(dpop !== undefined && { dpop }),
+  };
   return { name: context.entry, kind: 'http', url, options, ...readFilter(context, raw) };
 }
 

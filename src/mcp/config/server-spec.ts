@@ -3,6 +3,7 @@
  * server URL and its headers must pass before anything is sent.
  */
 import type { DpopKeyPair, FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { MCPHttpAuth } from '../protocol/auth-grant.js';
 import { MCPConfigError, MCPServerUrlError } from '../protocol/errors.js';
 
 /**
@@ -70,6 +71,14 @@ export interface MCPHttpServer {
    * nothing changes. The private key never appears in errors, events or logs. Default: off.
    */
   dpop?: MCPDpopOption;
+  /**
+   * Authorization without a browser (machine to machine): OAuth client credentials (SEP-1046), a workload
+   * JWT as an RFC 7523 JWT-bearer grant (SEP-1933), or enterprise-managed authorization (SEP-990); see
+   * {@link MCPHttpAuth}. The authorization server is discovered from the server's 401 as for `authProvider`;
+   * a refused token request fails `connect()` (or the call) with an `MCPCallError` of kind `http`, status
+   * 401, whose `cause` is an `MCPOAuthGrantError`, and is not sent again. Not together with `authProvider`.
+   */
+  auth?: MCPHttpAuth;
   /**
    * Accept authorization server metadata whose `issuer` differs from the URL it was fetched for (RFC 8414
    * §3.3), for servers whose metadata predates that check. Security-weakening. Default false.

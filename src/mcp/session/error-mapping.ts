@@ -5,6 +5,7 @@
  */
 import { ProtocolError, SdkError, SdkErrorCode, UnauthorizedError } from '@modelcontextprotocol/client';
 import { MCPCallError, type MCPCallErrorDetails, type MCPCallErrorKind } from '../protocol/errors.js';
+import { MCPOAuthGrantError } from '../protocol/grant-error.js';
 import type { Redactor } from '../protocol/redact.js';
 import { redactCallError } from '../protocol/redact-error.js';
 import type { TransportCloseInfo } from '../transports/transport.js';
@@ -80,6 +81,10 @@ export function toCallError(error: unknown, context: FailureContext): MCPCallErr
   }
   if (error instanceof UnauthorizedError) {
     return make('http', `unauthorized (401): ${error.message}`, context, { status: 401, cause: error });
+  }
+  if (error instanceof MCPOAuthGrantError) {
+    // A refused token request of the `auth` option: the server's 401 stands, with the refusal as cause.
+    return make('http', `unauthorized (401): ${error.reason}`, context, { status: 401, cause: error });
   }
   if (error instanceof SdkError) return fromSdkError(error, context);
   const message = error instanceof Error ? error.message : String(error);

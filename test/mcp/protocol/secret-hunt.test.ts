@@ -255,6 +255,95 @@ describe('secret hunt: DPoP', () => {
   });
 });
 
+describe('secret hunt: grants without a browser (the auth option)', () => {
+  const GRANT_SECRET = 'grant-client-secret-P0o9I8u7';
+  const ASSERTION = 'eyJhbGciOiJub25lIn0.workload-L1k2J3h4.sig';
+  const ID_TOKEN = 'eyJhbGciOiJub25lIn0.id-token-G5f6D7s8.sig';
+  const ID_JAG = 'eyJhbGciOiJub25lIn0.id-jag-A9z8X7c6.sig';
+
+  it('client secret, workload JWT, ID token and ID-JAG echoed by token endpoints that refuse them', async () => {
+    // Token endpoints that answer 500 quoting the whole form and the Basic credentials (echoSecrets).
+    const server = await OAuthFixture.start({
+      echoSecrets: true,
+      grant: () => [400, { error: 'invalid_grant' }],
+    });
+    const idp = await OAuthFixture.start({
+      grant: (form) =>
+        form.get('subject_token') === ID_TOKEN
+          ? [
+              200,
+              {
+                access_token: ID_JAG,
+                issued_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
+                token_type: 'N_A',
+              },
+            ]
+          : [400, { error: 'invalid_grant', error_description: `bad ${form.toString()}` }],
+    });
+    closeables.push(server, idp);
+    const output = captureConsole();
+    const secrets = [GRANT_SECRET, btoa(`m2m:${GRANT_SECRET}`), ASSERTION, ID_TOKEN, ID_JAG];
+    const basic = track(
+      MCPClient.fromUrl(server.url, {
+        auth: { grant: 'client_credentials', clientId: 'm2m', clientSecret: GRANT_SECRET },
+      }),
+    );
+    const wif = track(
+      MCPClient.fromUrl(server.url, { auth: { grant: 'jwt_bearer', assertion: async () => ASSERTION } }),
+    );
+    const enterprise = track(
+      MCPClient.fromUrl(server.url, {
+        auth: {
+          grant: 'enterprise',
+          idToken: ID_TOKEN,
+          idp: { issuer: idp.origin, clientId: 'idp-client' },
+          clientId: 'm2m',
+          clientSecret: GRANT_SECRET,
+        },
+      }),
+    );
+    const refusedIdp = track(
+      MCPClient.fromUrl(server.url, {
+        auth: {
+          grant: 'enterprise',
+          idToken: `${ID_TOKEN}-wrong`,
+          idp: { issuer: idp.origin, clientId: 'idp-client' },
+          clientId: 'm2m',
+        },
+      }),
+    );
+    const errors = {
+      basic: await rejection(basic.client.connect()),
+      wif: await rejection(wif.client.connect()),
+      enterprise: await rejection(enterprise.client.connect()),
+      refusedIdp: await rejection(refusedIdp.client.connect()),
+    };
+    // The echoing endpoint did receive every secret: the hunt below is not vacuous.
+    const forms = server.tokenRequests.map((form) => form.toString()).join(' ');
+    expect([forms.includes(encodeURIComponent(ID_JAG)), forms.includes(ASSERTION)]).toEqual([true, true]);
+    expectClean(
+      'auth client_credentials refused by an echoing token endpoint',
+      { error: errors.basic, events: basic.events },
+      secrets,
+    );
+    expectClean(
+      'auth jwt_bearer refused by an echoing token endpoint',
+      { error: errors.wif, events: wif.events },
+      secrets,
+    );
+    expectClean(
+      'auth enterprise ID-JAG refused by an echoing token endpoint',
+      { error: errors.enterprise, events: enterprise.events },
+      secrets,
+    );
+    expectClean(
+      'auth enterprise token exchange refused, echoing the ID token',
+      { error: errors.refusedIdp, output },
+      [...secrets, `${ID_TOKEN}-wrong`],
+    );
+  });
+});
+
 describe('secret hunt: stdio servers that print their environment', () => {
   function stdioClient(mode: string, options: Parameters<typeof MCPClient.fromStdio>[1] = {}) {
     const args = mode === '' ? [ENV_SERVER] : [ENV_SERVER, mode];
@@ -361,6 +450,6 @@ describe('the hunter itself', () => {
 
 describe('secret hunt coverage', () => {
   it('provoked every path', () => {
-    expect(covered.size).toBe(29);
+    expect(covered.size).toBe(33);
   });
 });

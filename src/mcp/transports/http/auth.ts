@@ -43,6 +43,7 @@ import {
   observeNonce,
   withDpopOption,
 } from './dpop.js';
+import { GrantProvider } from './grant-provider.js';
 import { withRedactedSdkConsole } from './sdk-console.js';
 
 /** Options of {@link HttpAuth}. */
@@ -222,9 +223,12 @@ export class HttpAuth {
   async #authorize(extra: { authorizationCode?: string; iss?: string; forceReauthorization?: boolean }) {
     await this.#learnSecrets();
     let result: Awaited<ReturnType<typeof auth>>;
+    // A grant without a browser (the `auth` option) sends its token request once: not the SDK's `auth()`,
+    // which repeats a refused one (grant-provider.ts).
+    const run = this.provider instanceof GrantProvider ? grantAuth : auth;
     try {
       result = await withRedactedSdkConsole(this.#secrets.redact, () =>
-        auth(this.provider, {
+        run(this.provider, {
           serverUrl: this.#options.serverUrl,
           ...extra,
           ...(this.#resourceMetadataUrl !== undefined && { resourceMetadataUrl: this.#resourceMetadataUrl }),
@@ -296,6 +300,23 @@ export function httpAuthFor(
     ...(options.fetch !== undefined && { fetch: options.fetch }),
     ...(options.skipIssuerMetadataValidation === true && { skipIssuerMetadataValidation: true }),
   });
+}
+
+/** `auth()`'s counterpart for a {@link GrantProvider}: the same options, its grant's token request once. */
+async function grantAuth(
+  provider: OAuthClientProvider,
+  options: Parameters<typeof auth>[1],
+): Promise<'AUTHORIZED'> {
+  if (!(provider instanceof GrantProvider)) throw new TypeError('grantAuth needs a GrantProvider');
+  if (options.authorizationCode !== undefined) provider.redirectToAuthorization();
+  await provider.authorize({
+    serverUrl: new URL(options.serverUrl),
+    resourceMetadataUrl: options.resourceMetadataUrl,
+    scope: options.scope,
+    fetch: options.fetchFn,
+    skipIssuerMetadataValidation: options.skipIssuerMetadataValidation,
+  });
+  return 'AUTHORIZED';
 }
 
 /** Whether two URLs are the same once parsed (a trailing slash on the origin, case of the host). */

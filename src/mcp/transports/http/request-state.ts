@@ -4,6 +4,7 @@
  */
 import { type RequestId, type TransportSendOptions, UnauthorizedError } from '@modelcontextprotocol/client';
 import { MCPCallError } from '../../protocol/errors.js';
+import { MCPOAuthGrantError } from '../../protocol/grant-error.js';
 import { type HttpErrorContext, httpTransportError } from './errors.js';
 import { IdleTimer } from './idle.js';
 
@@ -80,13 +81,19 @@ export function abortedError(context: HttpErrorContext, reason: unknown): MCPCal
 
 /**
  * The error a failed request rejects with: the abort reason when we aborted it (close, timeout,
- * cancellation), else the error itself when it is ours or the SDK's `UnauthorizedError`, else a `transport`
+ * cancellation), else the error itself when it is ours, the SDK's `UnauthorizedError` or a refused grant
+ * (`MCPOAuthGrantError`, mapped by the session), else a `transport`
  * error caused by it.
  */
 export function requestFailure(signal: AbortSignal, context: HttpErrorContext, error: unknown): unknown {
   const reason: unknown = signal.aborted ? signal.reason : undefined;
   if (reason instanceof MCPCallError) return reason;
-  if (error instanceof MCPCallError || error instanceof UnauthorizedError) return error;
+  if (
+    error instanceof MCPCallError ||
+    error instanceof UnauthorizedError ||
+    error instanceof MCPOAuthGrantError
+  )
+    return error;
   return httpTransportError('transport', context, describe(error), { cause: error });
 }
 

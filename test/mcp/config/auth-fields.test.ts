@@ -1,0 +1,95 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are configuration-file ${…} references.
+/**
+ * The `"auth"` field of a remote server entry (config/auth-fields.ts): what it reads, and the exact errors,
+ * which name the file, the entry and the field and never a value.
+ */
+import { describe, expect, it } from 'vitest';
+import { MCPConfigError, parseServerConfig } from '../../../src/mcp/index.js';
+
+function entryAuth(auth: unknown, env: Record<string, string> = {}) {
+  const config = parseServerConfig(
+    { mcpServers: { svc: { url: 'https://mcp.example.com/mcp', auth } } },
+    { source: 'test.json', env, baseDir: '/etc/agentwire' },
+  );
+  const invalid = config.invalid[0];
+  if (invalid !== undefined) throw invalid.error;
+  const entry = config.servers[0]!;
+  return entry.kind === 'http' ? entry.options.auth : undefined;
+}
+
+describe('the "auth" field', () => {
+  it('interpolates every string and resolves files against the folder', () => {
+    const env = { SECRET: 'from-the-environment', SCOPE: 'reports:read' };
+    expect(
+      entryAuth(
+        { grant: 'client_credentials', clientId: 'bot', clientSecret: '${env:SECRET}', scope: '${SCOPE}' },
+        env,
+      ),
+    ).toEqual({
+      grant: 'client_credentials',
+      clientId: 'bot',
+      clientSecret: 'from-the-environment',
+      scope: 'reports:read',
+    });
+    expect(entryAuth({ grant: 'jwt_bearer', assertionFile: 'wl.jwt', clientId: 'w' })).toEqual({
+      grant: 'jwt_bearer',
+      assertionFile: '/etc/agentwire/wl.jwt',
+      clientId: 'w',
+    });
+  });
+
+  it.each([
+    ['not an object', 'x', '"auth" must be an object'],
+    [
+      'an unknown grant',
+      { grant: 'password' },
+      '"auth.grant" must be "client_credentials", "jwt_bearer", "enterprise"',
+    ],
+    ['no client id', { grant: 'client_credentials', clientSecret: 's' }, '"auth.clientId" is required'],
+    [
+      'both a secret and a key',
+      { grant: 'client_credentials', clientId: 'c', clientSecret: 's', privateKeyFile: 'k.pem' },
+      '"auth.clientSecret" needs exactly one of clientSecret, privateKey, privateKeyFile',
+    ],
+    [
+      'no assertion',
+      { grant: 'jwt_bearer' },
+      '"auth.assertion" needs exactly one of assertion, assertionFile',
+    ],
+    [
+      'an unknown method',
+      { grant: 'jwt_bearer', assertion: 'a', tokenEndpointAuthMethod: 'tls_client_auth' },
+      '"auth.tokenEndpointAuthMethod" must be "client_secret_basic", "client_secret_post", "private_key_jwt", "none"',
+    ],
+    [
+      'an IdP without a client id',
+      { grant: 'enterprise', clientId: 'c', idToken: 't', idp: { issuer: 'https://idp' } },
+      '"auth.idp.clientId" is required',
+    ],
+    [
+      'an IdP without issuer or endpoint',
+      { grant: 'enterprise', clientId: 'c', idToken: 't', idp: { clientId: 'i' } },
+      '"auth.idp.issuer" needs exactly one of idp.issuer, idp.tokenEndpoint',
+    ],
+    [
+      'a secret that is not a string',
+      { grant: 'client_credentials', clientId: 'c', clientSecret: 7 },
+      '"auth.clientSecret" must be a string',
+    ],
+  ])('rejects %s with an exact message', (_, auth, problem) => {
+    let error: unknown;
+    try {
+      entryAuth(auth);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(MCPConfigError);
+    expect((error as MCPConfigError).message).toBe(`config test.json: server "svc": ${problem}`);
+  });
+
+  it('names an unset variable, not a value', () => {
+    expect(() => entryAuth({ grant: 'jwt_bearer', assertion: '${env:NOT_SET_ANYWHERE}' })).toThrow(
+      'config test.json: server "svc": "auth.assertion" uses ${NOT_SET_ANYWHERE}, which is not set in the environment',
+    );
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * The README's "Authorization without a browser" snippets are examples/auth/*.ts, verbatim: this test
+ * type-checks them against the sources and runs each against real servers (client credentials against
+ * oidc-provider; JWT bearer and enterprise against the scripted authorization servers of oauth-server.ts),
+ * and parses the section's configuration file.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { format } from 'node:util';
+import ts from 'typescript';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseServerConfig } from '../../../../src/mcp/index.js';
+import { OAuthFixture } from '../../../fixtures/oauth-server.js';
+import { startOidcMcp } from '../../../fixtures/oidc-mcp.js';
+
+vi.mock('agentwire', () => import('../../../../src/index.js'));
+
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+const readme = readFileSync('README.md', 'utf8');
+const examples = ['client-credentials', 'workload-identity', 'enterprise'].map((name) =>
+  path.resolve(`examples/auth/${name}.ts`),
+);
+let closeables: { close(): Promise<void> }[] = [];
+let dir: string | undefined;
+
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+  for (const closeable of closeables) await closeable.close();
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  closeables = [];
+  dir = undefined;
+});
+
+/** The body of the first fenced block of `language` after the heading `heading`. */
+function fencedBlock(heading: string, language: string): string {
+  const start = readme.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`README has no heading "${heading}"`);
+  const open = readme.indexOf(`\n\`\`\`${language}\n`, start);
+  const close = readme.indexOf('\n```\n', open + 1);
+  return readme.slice(open + language.length + 5, close + 1);
+}
+
+/** What the example printed with console.log while it ran. */
+async function run(file: string): Promise<string[]> {
+  const printed: string[] = [];
+  vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+    printed.push(format(...args));
+  });
+  await import(file);
+  return printed;
+}
+
+function tempDir(): string {
+  dir = mkdtempSync(path.join(tmpdir(), 'agentwire-readme-auth-'));
+  return dir;
+}
+
+/** An MCP server whose authorization server grants JWT bearer for `assertion` only. */
+async function jwtBearerServer(assertion: string): Promise<OAuthFixture> {
+  let fixture: OAuthFixture | undefined;
+  fixture = await OAuthFixture.start({
+    grant: (form) => {
+      if (form.get('grant_type') !== JWT_BEARER || form.get('assertion') !== assertion)
+        return [400, { error: 'invalid_grant' }];
+      const { access } = fixture!.issueTokens(form.get('scope') ?? '');
+      return [200, { access_token: access, token_type: 'Bearer', expires_in: 3600 }];
+    },
+  });
+  closeables.push(fixture);
+  return fixture;
+}
+
+const whoamiResult = (text: string) => `[ { type: 'text', text: '${text}' } ]`;
+
+describe('README: authorization without a browser', () => {
+  it.each([
+    ['#### Client credentials', 0],
+    ['#### Workload identity federation', 1],
+    ['#### Enterprise-managed authorization', 2],
+  ])('shows examples/auth/*.ts verbatim under %s', (heading, index) => {
+    expect(fencedBlock(heading, 'ts')).toBe(readFileSync(examples[index]!, 'utf8'));
+  });
+
+  it('type-checks the examples under the project settings', () => {
+    const config = ts.getParsedCommandLineOfConfigFile(
+      'tsconfig.json',
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+          throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+        },
+      },
+    );
+    if (!config) throw new Error('tsconfig.json could not be read');
+    const options = { ...config.options, noEmit: true, paths: { agentwire: [path.resolve('src/index.ts')] } };
+    const program = ts.createProgram(examples, options);
+    const problems = examples.flatMap((file) =>
+      ts
+        .getPreEmitDiagnostics(program, program.getSourceFile(file))
+        .map((d) => `${path.basename(file)}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('runs the client credentials example against oidc-provider, with a secret and with a key file', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const secret = 'report-bot-secret-0123456789';
+    const fixture = await startOidcMcp({
+      clients: [
+        {
+          client_id: 'report-bot',
+          client_secret: secret,
+          grant_types: ['client_credentials'],
+          response_types: [],
+          redirect_uris: [],
+        },
+        {
+          client_id: 'report-signer',
+          token_endpoint_auth_method: 'private_key_jwt',
+          jwks: { keys: [{ ...publicKey.export({ format: 'jwk' }), alg: 'ES256', use: 'sig' }] },
+          grant_types: ['client_credentials'],
+          response_types: [],
+          redirect_uris: [],
+        },
+      ],
+    });
+    closeables.push(fixture);
+    const keyFile = path.join(tempDir(), 'key.pem');
+    writeFileSync(keyFile, privateKey.export({ format: 'pem', type: 'pkcs8' }));
+    vi.stubEnv('MCP_SERVER_URL', fixture.url);
+    vi.stubEnv('MCP_CLIENT_SECRET', secret);
+    vi.stubEnv('MCP_KEY_FILE', keyFile);
+    expect(await run(examples[0]!)).toEqual([
+      whoamiResult('scopes: mcp:tools'),
+      whoamiResult('scopes: mcp:tools'),
+    ]);
+    expect(fixture.grants).toEqual(['client_credentials', 'client_credentials']);
+  });
+
+  it('runs the workload identity example with a token file', async () => {
+    const jwt = 'eyJhbGciOiJFUzI1NiJ9.workload.sig-readme';
+    const server = await jwtBearerServer(jwt);
+    const file = path.join(tempDir(), 'token');
+    writeFileSync(file, jwt);
+    vi.stubEnv('MCP_SERVER_URL', server.url);
+    vi.stubEnv('WORKLOAD_TOKEN_FILE', file);
+    expect(await run(examples[1]!)).toEqual([whoamiResult('whoami with scopes: mcp:read')]);
+  });
+
+  it('runs the enterprise example: token exchange at the IdP, then JWT bearer', async () => {
+    const idToken = 'eyJhbGciOiJFUzI1NiJ9.id-token.sig-readme';
+    const jag = 'eyJhbGciOiJFUzI1NiJ9.id-jag.sig-readme';
+    const idp = await OAuthFixture.start({
+      grant: (form) =>
+        form.get('subject_token') === idToken && form.get('client_id') === 'agentwire-at-idp'
+          ? [
+              200,
+              {
+                access_token: jag,
+                issued_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
+                token_type: 'N_A',
+              },
+            ]
+          : [400, { error: 'invalid_grant' }],
+    });
+    closeables.push(idp);
+    const server = await jwtBearerServer(jag);
+    vi.stubEnv('MCP_SERVER_URL', server.url);
+    vi.stubEnv('IDP_ID_TOKEN', idToken);
+    vi.stubEnv('IDP_ISSUER', idp.origin);
+    vi.stubEnv('MCP_CLIENT_SECRET', 'wiki-secret-0123456789');
+    expect(await run(examples[2]!)).toEqual([whoamiResult('whoami with scopes: mcp:read')]);
+    expect(server.tokenRequests[0]!.get('client_id')).toBe('agentwire-at-mcp');
+  });
+
+  it("parses the section's configuration file", () => {
+    const base = tempDir();
+    const config = parseServerConfig(
+      JSON.parse(fencedBlock('#### Enterprise-managed authorization', 'json')),
+      {
+        env: { REPORTS_SECRET: 'reports-secret-value', WIKI_SECRET: 'wiki-secret-value' },
+        baseDir: base,
+      },
+    );
+    expect(config.servers.map((entry) => (entry.kind === 'http' ? entry.options.auth : undefined))).toEqual([
+      { grant: 'client_credentials', clientId: 'report-bot', clientSecret: 'reports-secret-value' },
+      { grant: 'jwt_bearer', assertionFile: '/var/run/secrets/tokens/mcp-token' },
+      {
+        grant: 'enterprise',
+        idTokenFile: path.join(base, 'id-token.jwt'),
+        idp: { issuer: 'https://idp.example.com', clientId: 'agentwire-at-idp' },
+        clientId: 'agentwire-at-wiki',
+        clientSecret: 'wiki-secret-value',
+      },
+    ]);
+  });
+});
