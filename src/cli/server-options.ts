@@ -8,6 +8,7 @@
  */
 import { statSync } from 'node:fs';
 import { parse as parseShell } from 'shell-quote';
+import { nameFromUrl } from '../mcp/client/transport-plan.js';
 import { parseServerUrl } from '../mcp/config/server-spec.js';
 import {
   createClient as createConfigClient,
@@ -150,9 +151,14 @@ export function createClient(target: ServerTarget, name?: string, extra: ClientE
   if (target.kind === 'stdio') {
     return MCPClient.fromStdio(stderr ? { ...target.server, stderr } : target.server, options);
   }
-  const http = { ...options, headers: target.headers, transport: target.transport };
-  const auth = storedLogin(target.url, MCPClient.fromUrl(target.url, http).name, target.headers);
-  return MCPClient.fromUrl(target.url, { ...http, ...auth });
+  // The stored login is keyed by the name the client will have: the one given, else the URL's host.
+  const auth = storedLogin(target.url, name ?? nameFromUrl(target.url), target.headers);
+  return MCPClient.fromUrl(target.url, {
+    ...options,
+    headers: target.headers,
+    transport: target.transport,
+    ...auth,
+  });
 }
 
 function stdioServer(commandLine: string, env: string[], cwd: string | undefined): MCPStdioServer {
