@@ -31,7 +31,7 @@ export class RunPrinter {
     const text = this.#painted(event, renderEvent(event));
     if (text === '') return;
     this.endLine();
-    if (event.type === 'warning') this.#io.stderr(text);
+    if (event.type === 'warning') this.#io.stderr(cliWording(text));
     else this.#write(text);
   }
 
@@ -61,4 +61,17 @@ export class RunPrinter {
     this.#io.stdout(text);
     this.#atLineStart = text.endsWith('\n');
   }
+}
+
+/** The agent options a warning may name, and the `run` flags that set them. */
+const FLAG_OF_OPTION: readonly (readonly [string, string])[] = [
+  ['toolSearchThreshold', '--tool-search-threshold'],
+  ['maxToolsPerRequest', '--max-tools-per-request'],
+];
+
+/** A warning as the CLI's user reads it: the agent's option names replaced by the flags that set them. */
+function cliWording(text: string): string {
+  let worded = text;
+  for (const [option, flag] of FLAG_OF_OPTION) worded = worded.replaceAll(option, flag);
+  return worded;
 }

@@ -119,11 +119,14 @@ export function serverTargets(values: ServerListOptionValues): ServerTarget[] {
 }
 
 /**
- * Client options a command adds to every server it starts (`run`: answering sampling with its model; on a
- * terminal: the URL-elicitation consent), and `stderr`, which receives each line a stdio server writes to
+ * Client options a command adds to every server it starts (`run`: answering sampling with its model and
+ * `--max-concurrent-calls`; on a terminal: the URL-elicitation consent), and `stderr`, which receives each line a stdio server writes to
  * its stderr (HTTP servers have none).
  */
-export type ClientExtras = Pick<MCPClientOptions, 'onSampling' | 'onUrlElicitation'> & {
+export type ClientExtras = Pick<
+  MCPClientOptions,
+  'onSampling' | 'onUrlElicitation' | 'maxConcurrentCalls'
+> & {
   stderr?: (line: string) => void;
 };
 
