@@ -232,6 +232,8 @@ export class Connection {
       committed?.();
       return this.#host.toolsListed(definitions);
     } catch (error) {
+      if (!signal.aborted && error instanceof MCPCallError)
+        this.#host.events.emit('connectFailed', { error });
       await session.close();
       throw error;
     }
@@ -257,6 +259,13 @@ export class Connection {
           if (session && current()) host.toolListChanged(session);
         },
         onListenIssue: (issue) => host.events.emit('log', listenLogEntry(host.name, issue)),
+        // Told at once; a refusal the next transport is tried after is no failure of the connect.
+        onOpenFailed: (error) => {
+          const fallsBack = refused === undefined && candidate.fallBackOn?.(error) === true;
+          if (!fallsBack && refused === undefined && !options.signal?.aborted) {
+            host.events.emit('connectFailed', { error });
+          }
+        },
       };
       try {
         session = await Session.open(
