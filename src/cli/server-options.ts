@@ -36,6 +36,8 @@ export interface TargetTimeouts {
   timeout?: number;
   /** Connecting: the handshake and the tool list (`--connect-timeout`). */
   connectTimeout?: number;
+  /** `--verbose`: the server's wire and stderr lines traced on stderr (wire-trace.ts). */
+  verbose?: boolean;
 }
 
 /** A server to connect to, checked and ready for `MCPClient`. */
@@ -55,11 +57,12 @@ export type ServerTarget = TargetTimeouts &
       }
   );
 
-/** The `--timeout` / `--connect-timeout` values given, for a target. */
+/** The `--timeout` / `--connect-timeout` values given, and `--verbose`, for a target. */
 export function targetTimeouts(values: TargetTimeouts): TargetTimeouts {
   return {
     ...(values.timeout === undefined ? {} : { timeout: values.timeout }),
     ...(values.connectTimeout === undefined ? {} : { connectTimeout: values.connectTimeout }),
+    ...(values.verbose === true && { verbose: true }),
   };
 }
 
@@ -125,7 +128,7 @@ export function serverTargets(values: ServerListOptionValues): ServerTarget[] {
  */
 export type ClientExtras = Pick<
   MCPClientOptions,
-  'onSampling' | 'onUrlElicitation' | 'maxConcurrentCalls'
+  'onSampling' | 'onUrlElicitation' | 'maxConcurrentCalls' | 'onWireMessage'
 > & {
   stderr?: (line: string) => void;
 };

@@ -21,6 +21,7 @@ import { throwSetupFailures } from './run-setup-error.js';
 import { type ClientExtras, createClient, type ServerTarget } from './server-options.js';
 import { StderrTails } from './stderr-tail.js';
 import { urlElicitationHandler } from './url-consent.js';
+import { WireTrace } from './wire-trace.js';
 
 /**
  * One client per target, in the targets' order, each with a distinct name: a `--config` server keeps its
@@ -41,15 +42,29 @@ export function createClients(
   const handlers: ClientExtras = io?.confirm
     ? { ...extra, onUrlElicitation: urlElicitationHandler(io) }
     : extra;
+  const trace = io && targets.some((target) => target.verbose) ? new WireTrace(io) : undefined;
   return targets.map((target) => {
     const tail = tails?.collector();
-    const options = tail ? { ...handlers, stderr: tail.stderr } : handlers;
+    let name = '';
+    const stderr =
+      trace || tail
+        ? (line: string) => {
+            tail?.stderr(line);
+            trace?.stderr(name, line);
+          }
+        : undefined;
+    const options = {
+      ...handlers,
+      ...(stderr && { stderr }),
+      ...(trace && { onWireMessage: trace.message }),
+    };
     let client = createClient(target, undefined, options);
     if (target.kind !== 'config') {
       const base = client.name;
       for (let n = 2; taken.has(client.name); n += 1) client = createClient(target, `${base}-${n}`, options);
       taken.add(client.name);
     }
+    name = client.name;
     tail?.name(client.name);
     // `--timeout` bounds each request, as for `agentwire call`: here, every tool call the model makes.
     if (target.timeout !== undefined) client.setCallOptions({ timeoutMs: target.timeout });

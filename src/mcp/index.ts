@@ -17,6 +17,7 @@ export { createClient, type MCPCreateClientOptions } from './client/create-clien
 export { MCPClientEvent, type MCPClientEvents, type MCPClientLogEntry } from './client/events.js';
 export type { MCPClientOptions, MCPClientState, MCPRequestOptions } from './client/options.js';
 export type { MCPReconnectOptions } from './client/reconnect.js';
+export type { MCPWireMessage } from './client/wire-tap.js';
 export type { MCPHttpServerEntry, MCPServerEntry, MCPStdioServerEntry } from './config/entry.js';
 export {
   getServerEntry,

@@ -7,6 +7,7 @@
  * - `disconnect()` ends whatever is under way: `disconnected`.
  * Calls made while a connect or reconnect is in flight wait for it, within their own timeout.
  */
+
 import { sleep } from '../../core/sleep.js';
 import { VERSION } from '../../core/version.js';
 import type { MCPTool } from '../adapter/mcp-tool.js';
@@ -25,6 +26,7 @@ import { backoffDelay, type ReconnectPolicy, reconnectPolicy } from './reconnect
 import { listenLogEntry, ResourceSubscriptions } from './subscriptions.js';
 import type { TransportPlan } from './transport-plan.js';
 import { type Deferred, deferred, waitWithin } from './waiting.js';
+import { tapTransport } from './wire-tap.js';
 
 /** What a {@link Connection} needs from its client. */
 export interface ConnectionHost {
@@ -247,6 +249,7 @@ export class Connection {
       version: host.options.clientVersion ?? VERSION,
     };
     let refused: MCPCallError | undefined;
+    const tap = host.options.onWireMessage;
     for (const candidate of host.plan.candidates) {
       let session: Session | undefined;
       const current = () => session !== undefined && session === this.#session;
@@ -271,7 +274,7 @@ export class Connection {
         session = await Session.open(
           host.name,
           clientInfo,
-          candidate.create,
+          tap ? () => tapTransport(candidate.create(), host.name, tap) : candidate.create,
           hooks,
           options,
           { ...host.features(), resourceSubscriptions: () => this.subscriptions.list() },
