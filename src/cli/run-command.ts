@@ -10,7 +10,7 @@ import type { CommandContext } from './context.js';
 import { HeldOutput } from './held-output.js';
 import { cliModelError, modelBaseUrl } from './model-errors.js';
 import { builtinTools, runModel } from './run-options.js';
-import { RunPrinter } from './run-output.js';
+import { type EventPrinter, JsonLinesPrinter, RunPrinter } from './run-output.js';
 import { agentHandle } from './run-servers.js';
 import type { ServerListOptionValues } from './server-options.js';
 import { permissionHook } from './tool-permission.js';
@@ -38,6 +38,8 @@ export interface RunCommandOptions extends ServerListOptionValues {
   maxImageDimensionPx?: number;
   maxImagesPerRequest?: number;
   maxImageBytesPerRequest?: number;
+  /** `--json`: the events as JSON lines (run-output.ts `JsonLinesPrinter`). */
+  json?: boolean;
 }
 
 /** The `ImageOptions` the image flags give; empty when none is given. */
@@ -78,7 +80,9 @@ export async function runAgentCommand(prompt: string, options: RunCommandOptions
     ...(options.toolSearchThreshold !== undefined && { toolSearchThreshold: options.toolSearchThreshold }),
     ...(options.maxToolsPerRequest !== undefined && { maxToolsPerRequest: options.maxToolsPerRequest }),
   });
-  const printer = new RunPrinter(output.io);
+  const printer: EventPrinter = options.json
+    ? new JsonLinesPrinter(output.io, (error) => cliModelError(error, bounds))
+    : new RunPrinter(output.io);
   const { signal } = context.io;
   // Servers may ask the run's model for completions (sampling/createMessage), as with Agent.withMcpServer*.
   const clientOptions = {

@@ -77,6 +77,7 @@ export function registerRunCommand(program: Command, context: CommandContext): v
       `give up on a model request taking longer, 0 for never (default ${DEFAULT_MODEL_REQUEST_TIMEOUT_MS})`,
       timeoutMs,
     )
+    .option('--json', "print the agent's events as JSON lines on stdout (one object per line)")
     .option('-y, --yes', 'run every tool call without asking for permission')
     .option(
       '--allow-tool <pattern>',
