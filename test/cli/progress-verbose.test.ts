@@ -26,7 +26,7 @@ const timeless = (text: string) => text.replace(/\(\d+ ms\)/g, '(N ms)');
 
 describe('progress of a long call', () => {
   it('is a bar on a terminal, redrawn in place for each report and left at its last state', async () => {
-    const run = await runInTerminal(LONG, { NO_COLOR: '1' });
+    const run = await runInTerminal(LONG, { NO_COLOR: '1' }, 30_000, true);
     // Each drawing of the line: the cursor back to column 1, the line, the rest of it cleared.
     const esc = String.fromCharCode(27);
     const redraw = new RegExp(`${esc}\\[1G(.*?)${esc}\\[0K`, 'g');

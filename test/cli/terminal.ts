@@ -15,10 +15,10 @@ export interface TerminalRun {
   code: number;
   output: string;
   /**
-   * The screen as the terminal shows it at the end (tmux capture-pane: redrawn lines in their final state,
+   * With `withScreen`: the screen as the terminal shows it at the end (tmux capture-pane: redrawn lines in their final state,
    * trailing blanks and empty lines at the bottom dropped), up to the exit line.
    */
-  screen: string;
+  screen?: string;
 }
 
 /**
@@ -30,6 +30,7 @@ export async function runInTerminal(
   args: string[],
   env: Record<string, string> = {},
   ms = 30_000,
+  withScreen = false,
 ): Promise<TerminalRun> {
   const dir = tempDir('agentwire-tty-');
   const socket = `agentwire-${randomUUID()}`;
@@ -72,7 +73,7 @@ export async function runInTerminal(
     return {
       code: Number(/\[exit (\d+)\]/.exec(text.slice(end))![1]),
       output: text.slice(0, end),
-      screen,
+      ...(withScreen && { screen }),
     };
   } finally {
     try {
