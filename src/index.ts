@@ -132,6 +132,7 @@ export {
   type MCPToolFilter,
   type MCPUrlElicitation,
   type MCPUrlElicitationAction,
+  type MCPWireMessage,
   OAuthFileStore,
   type OAuthStoredClient,
   type OAuthStoredLogin,

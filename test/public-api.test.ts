@@ -58,6 +58,7 @@ describe('public API', () => {
         'MCPClientLogEntry',
         'MCPClientOptions',
         'MCPClientState',
+        'MCPWireMessage',
         'MCPConnectOptions',
         'MCPCompleteParams',
         'MCPCompletion',

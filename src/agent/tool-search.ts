@@ -7,11 +7,11 @@
  */
 import type { Tool } from '../core/tool.js';
 import type { Model, ModelToolSpec } from '../providers/model.js';
+import { DEFAULT_TOOL_SEARCH_THRESHOLD } from './defaults.js';
 import { ToolIndex } from './tool-index.js';
 import type { ToolEntry, ToolTable, ToolWarning } from './tool-registry.js';
 
-/** Default of `AgentOptions.toolSearchThreshold`: more tools than this are found through `search_tools`. */
-export const DEFAULT_TOOL_SEARCH_THRESHOLD = 64;
+export { DEFAULT_TOOL_SEARCH_THRESHOLD };
 
 /** The search tool's name (another name is taken when a tool of the agent already has it). */
 export const SEARCH_TOOLS_NAME = 'search_tools';

@@ -1,11 +1,22 @@
 /**
- * One-line explanations of failures whose cause a person would otherwise have to dig out: an HTML error
- * page where an MCP endpoint was expected, `https` to a plain-HTTP port, a whole command line in a config
- * entry's `command`. Each rewrites the error line from the error's fields (never its message), or adds a
- * `hint:` line.
+ * What the CLI adds to a failure so that a person need not dig out its cause or the next step: one-line
+ * explanations (an HTML error page where an MCP endpoint was expected, `https` to a plain-HTTP port, a
+ * whole command line in a config entry's `command`) and the `hint: …` lines that say what to type next (the
+ * login command for a server that answered 401, `--input` for a VS Code `${input:ID}` without a value).
+ * Each is read from the error's fields, never its message.
  */
-import { MCPCallError } from '../mcp/index.js';
+import { MCPCallError, MCPConfigError } from '../mcp/index.js';
+import { loginHint } from './auth/stored-login.js';
 import type { ServerTarget } from './server-options.js';
+
+/** The hint lines for `error` (no newline); none for most errors. */
+export function failureHints(error: unknown): string[] {
+  if (error instanceof MCPConfigError && error.variable?.startsWith('input:')) {
+    const id = error.variable.slice('input:'.length);
+    return [`hint: give it with --input ${id}=<value> (on a terminal it is asked for)`];
+  }
+  return loginHint(error);
+}
 
 /** The reworded error line, when the failure is one of the above; `undefined` otherwise. */
 export function explainedLine(error: unknown): string | undefined {

@@ -6,7 +6,7 @@
 import { errorDataSuffix } from '../agent/error-data.js';
 import { MCPCallError, MCPConfigError, MCPToolError } from '../mcp/index.js';
 import { URL_ELICITATION_REQUIRED } from '../mcp/session/elicitations.js';
-import { failureHints } from './failure-hints.js';
+import { failureHints } from './failure-explanations.js';
 import { ExitCode, type ExitCodeValue, singleLine } from './io.js';
 import { UsageError } from './usage-error.js';
 

@@ -19,6 +19,11 @@ export interface CliIo {
   /** Aborts the work in flight (Ctrl-C in the real CLI): a pending call is cancelled and the server stopped. */
   signal?: AbortSignal;
   /**
+   * The terminal to draw progress on (the real CLI's stderr, when it is a TTY); absent when stderr is piped
+   * or captured, and then no progress is drawn.
+   */
+  terminal?: NodeJS.WriteStream;
+  /**
    * Asks the user a yes/no `question` (written as is, no newline added); set only when there is a terminal
    * to answer on (stdin and stderr are TTYs). Without it, what needs consent is refused.
    */

@@ -44,6 +44,7 @@ const code = await runCli(process.argv.slice(2), {
   colorStdout: colorWanted(process.stdout.isTTY, process.env),
   stdin: () => text(process.stdin),
   signal: interrupt.signal,
+  ...(process.stderr.isTTY && { terminal: process.stderr }),
   ...(process.stdin.isTTY && process.stderr.isTTY && { confirm: confirmOnTerminal, ask: askOnTerminal }),
 });
 process.exitCode = readerGone ? ExitCode.ok : code;

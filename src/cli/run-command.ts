@@ -4,12 +4,13 @@
  */
 import { DEFAULT_MAX_TURNS } from '../agent/defaults.js';
 import { Agent, AgentAbortError, AgentError, samplingHandler } from '../agent/index.js';
+import type { ImageOptions } from '../providers/index.js';
 import { commandTargets } from './config-targets.js';
 import type { CommandContext } from './context.js';
 import { HeldOutput } from './held-output.js';
 import { cliModelError, modelBaseUrl } from './model-errors.js';
 import { builtinTools, runModel } from './run-options.js';
-import { RunPrinter } from './run-output.js';
+import { type EventPrinter, JsonLinesPrinter, RunPrinter } from './run-output.js';
 import { agentHandle } from './run-servers.js';
 import type { ServerListOptionValues } from './server-options.js';
 import { permissionHook } from './tool-permission.js';
@@ -28,6 +29,29 @@ export interface RunCommandOptions extends ServerListOptionValues {
   modelTimeout?: number;
   yes?: boolean;
   allowTool?: string[];
+  maxConcurrentCalls?: number;
+  toolSearchThreshold?: number;
+  maxToolsPerRequest?: number;
+  /** `false` with `--no-images`. */
+  images?: boolean;
+  maxImageBytes?: number;
+  maxImageDimensionPx?: number;
+  maxImagesPerRequest?: number;
+  maxImageBytesPerRequest?: number;
+  /** `--json`: the events as JSON lines (run-output.ts `JsonLinesPrinter`). */
+  json?: boolean;
+}
+
+/** The `ImageOptions` the image flags give; empty when none is given. */
+function imageOptions(options: RunCommandOptions): ImageOptions {
+  const given = {
+    sendImages: options.images === false ? false : undefined,
+    maxImageBytes: options.maxImageBytes,
+    maxImageDimensionPx: options.maxImageDimensionPx,
+    maxImagesPerRequest: options.maxImagesPerRequest,
+    maxImageBytesPerRequest: options.maxImageBytesPerRequest,
+  };
+  return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
 }
 
 /**
@@ -39,7 +63,7 @@ export async function runAgentCommand(prompt: string, options: RunCommandOptions
   if (prompt.trim() === '') throw new UsageError('the prompt is empty');
   const targets = await commandTargets(options);
   const tools = builtinTools(options.tools, options.root);
-  const model = await runModel(options.model);
+  const model = await runModel(options.model, process.env, imageOptions(options));
   // Checked before any server starts: a malformed base URL is a usage error, not a failed request later.
   const bounds = { maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, baseUrl: modelBaseUrl(model.provider) };
   // The run's lines wait while a permission question is open on the terminal.
@@ -53,11 +77,18 @@ export async function runAgentCommand(prompt: string, options: RunCommandOptions
     ...(options.maxResultBytes === undefined ? {} : { maxToolResultBytes: options.maxResultBytes }),
     ...(options.modelIdleTimeout === undefined ? {} : { modelIdleTimeoutMs: options.modelIdleTimeout }),
     ...(options.modelTimeout === undefined ? {} : { modelRequestTimeoutMs: options.modelTimeout }),
+    ...(options.toolSearchThreshold !== undefined && { toolSearchThreshold: options.toolSearchThreshold }),
+    ...(options.maxToolsPerRequest !== undefined && { maxToolsPerRequest: options.maxToolsPerRequest }),
   });
-  const printer = new RunPrinter(output.io);
+  const printer: EventPrinter = options.json
+    ? new JsonLinesPrinter(output.io, (error) => cliModelError(error, bounds))
+    : new RunPrinter(output.io);
   const { signal } = context.io;
   // Servers may ask the run's model for completions (sampling/createMessage), as with Agent.withMcpServer*.
-  const clientOptions = { onSampling: samplingHandler(model) };
+  const clientOptions = {
+    onSampling: samplingHandler(model),
+    ...(options.maxConcurrentCalls !== undefined && { maxConcurrentCalls: options.maxConcurrentCalls }),
+  };
   await withServers(
     targets,
     context.io,

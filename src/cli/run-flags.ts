@@ -36,3 +36,27 @@ export function collectPattern(value: string, previous: string[] = []): string[]
   if (value.trim() === '') throw new InvalidArgumentError('Expected a tool name or pattern (e.g. fs__*).');
   return [...previous, value];
 }
+
+/** A commander parser for a whole number of at least `min`; the message names the unit (`tools`, `bytes`). */
+function wholeNumber(min: number, unit: string): (value: string) => number {
+  return (value) => {
+    const parsed = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed) || parsed < min) {
+      throw new InvalidArgumentError(`Expected a whole number of ${unit}, at least ${min}.`);
+    }
+    return parsed;
+  };
+}
+
+/** `--tool-search-threshold`: a number of tools, `0` for searching always. */
+export const toolThreshold = wholeNumber(0, 'tools');
+/** `--max-tools-per-request`: a number of tools, at least 1. */
+export const toolCount = wholeNumber(1, 'tools');
+/** `--max-concurrent-calls`: a number of calls, at least 1. */
+export const callCount = wholeNumber(1, 'calls');
+/** `--max-images-per-request`: a number of images; `0` sends none. */
+export const imageCount = wholeNumber(0, 'images');
+/** `--max-image-bytes`, `--max-image-bytes-per-request`: a number of bytes, at least 1. */
+export const byteCount = wholeNumber(1, 'bytes');
+/** `--max-image-dimension-px`: a number of pixels, at least 1. */
+export const pixelCount = wholeNumber(1, 'pixels');

@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Tool } from '../core/tool.js';
-import { type Model, modelFromEnv } from '../providers/index.js';
+import { type ImageOptions, type Model, modelFromEnv } from '../providers/index.js';
 import { preloadSdk } from '../providers/sdk.js';
 import { defaultTools } from '../tools/index.js';
 import { UsageError } from './usage-error.js';
@@ -19,7 +19,7 @@ const MODEL_SPEC = /^(anthropic|openai):\S+$/;
  * selects (`AGENTWIRE_MODEL`, `ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `OPENAI_BASE_URL`; see `modelFromEnv`).
  * Keys and base URLs always come from the environment, never from the command line, where they would show
  * in `ps` and shell history. The provider's SDK is loaded here too: a missing one is as much a configuration
- * problem as a missing key, and costs no server start either.
+ * problem as a missing key, and costs no server start either. `images`: the image flags (`--no-images`, …).
  * @throws UsageError when `spec` is not `provider:id`.
  * @throws ModelError kind `not_configured` when the provider has no key (message names the variables only)
  *   or its SDK package is not installed (message names the package).
@@ -27,11 +27,12 @@ const MODEL_SPEC = /^(anthropic|openai):\S+$/;
 export async function runModel(
   spec: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
+  images: ImageOptions = {},
 ): Promise<Model> {
   if (spec !== undefined && !MODEL_SPEC.test(spec)) {
     throw new UsageError('--model expects anthropic:<model-id> or openai:<model-id>, e.g. openai:gpt-4.1');
   }
-  const model = modelFromEnv(spec === undefined ? env : { ...env, AGENTWIRE_MODEL: spec });
+  const model = modelFromEnv(spec === undefined ? env : { ...env, AGENTWIRE_MODEL: spec }, images);
   await preloadSdk(model.provider);
   return model;
 }

@@ -7,8 +7,47 @@ import { type AgentEvent, renderEvent } from '../agent/index.js';
 import { type Paint, paint } from './colors.js';
 import type { CliIo } from './io.js';
 
+/** What `run` writes its events with: {@link RunPrinter}, or {@link JsonLinesPrinter} for `--json`. */
+export interface EventPrinter {
+  print(event: AgentEvent): void;
+  /** Ends a half-written line (before an error line on stderr). */
+  endLine(): void;
+}
+
+/**
+ * `run --json`: each event as one line of JSON on stdout, as the agent emits it (`AgentEvent`: `type` and
+ * its fields; `tool_end.durationMs` in ms), with one change: an `error` event's `error` is
+ * `{ "name", "message", "kind"? }` (an `Error` has no JSON form of its own). Warnings are events too.
+ */
+export class JsonLinesPrinter implements EventPrinter {
+  readonly #io: CliIo;
+  readonly #reword: (error: Error) => unknown;
+
+  /** @param reword the error as the command line words it (flag names, not option names). */
+  constructor(io: CliIo, reword: (error: Error) => unknown = (error) => error) {
+    this.#io = io;
+    this.#reword = reword;
+  }
+
+  print(event: AgentEvent): void {
+    const line =
+      event.type === 'error' ? { type: 'error', error: errorJson(this.#reword(event.error)) } : event;
+    this.#io.stdout(`${JSON.stringify(line)}\n`);
+  }
+
+  endLine(): void {
+    // Every line is whole.
+  }
+}
+
+function errorJson(error: unknown): { name: string; message: string; kind?: string } {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const { kind } = error as { kind?: unknown };
+  return { name: error.name, message: error.message, ...(typeof kind === 'string' && { kind }) };
+}
+
 /** Writes a run's events to `io`: text and tool lines on stdout, warnings on stderr. */
-export class RunPrinter {
+export class RunPrinter implements EventPrinter {
   readonly #io: CliIo;
   readonly #colors: Paint;
   #atLineStart = true;
@@ -31,7 +70,7 @@ export class RunPrinter {
     const text = this.#painted(event, renderEvent(event));
     if (text === '') return;
     this.endLine();
-    if (event.type === 'warning') this.#io.stderr(text);
+    if (event.type === 'warning') this.#io.stderr(cliWording(text));
     else this.#write(text);
   }
 
@@ -61,4 +100,17 @@ export class RunPrinter {
     this.#io.stdout(text);
     this.#atLineStart = text.endsWith('\n');
   }
+}
+
+/** The agent options a warning may name, and the `run` flags that set them. */
+const FLAG_OF_OPTION: readonly (readonly [string, string])[] = [
+  ['toolSearchThreshold', '--tool-search-threshold'],
+  ['maxToolsPerRequest', '--max-tools-per-request'],
+];
+
+/** A warning as the CLI's user reads it: the agent's option names replaced by the flags that set them. */
+function cliWording(text: string): string {
+  let worded = text;
+  for (const [option, flag] of FLAG_OF_OPTION) worded = worded.replaceAll(option, flag);
+  return worded;
 }

@@ -26,6 +26,8 @@ export interface ServerOptionValues {
   server?: string[];
   /** `--input ID=value` (repeatable): values of the config's `${input:ID}` references. */
   input?: string[];
+  /** `-v, --verbose`: the wire (methods, ids, timing) and the servers' stderr lines on stderr. */
+  verbose?: boolean;
 }
 
 /** The option values of a command that takes several servers (`--stdio` and `--url` repeatable). */
@@ -33,6 +35,9 @@ export interface ServerListOptionValues extends Omit<ServerOptionValues, 'stdio'
   stdio: string[];
   url: string[];
 }
+
+/** `--verbose`'s help line (every command that talks to servers has the flag). */
+export const VERBOSE_HELP = 'show the wire on stderr: methods, ids, timing';
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -99,5 +104,6 @@ export function addServerOptions(command: Command, options: { repeatable?: boole
       '--timeout <ms>',
       `bound on each request (tool call, read, …), in ms (default ${DEFAULT_CALL_TIMEOUT_MS})`,
       positiveInteger,
-    );
+    )
+    .option('-v, --verbose', VERBOSE_HELP);
 }

@@ -8,6 +8,7 @@
  */
 import { statSync } from 'node:fs';
 import { parse as parseShell } from 'shell-quote';
+import { nameFromUrl } from '../mcp/client/transport-plan.js';
 import { parseServerUrl } from '../mcp/config/server-spec.js';
 import {
   createClient as createConfigClient,
@@ -35,6 +36,8 @@ export interface TargetTimeouts {
   timeout?: number;
   /** Connecting: the handshake and the tool list (`--connect-timeout`). */
   connectTimeout?: number;
+  /** `--verbose`: the server's wire and stderr lines traced on stderr (wire-trace.ts). */
+  verbose?: boolean;
 }
 
 /** A server to connect to, checked and ready for `MCPClient`. */
@@ -54,11 +57,12 @@ export type ServerTarget = TargetTimeouts &
       }
   );
 
-/** The `--timeout` / `--connect-timeout` values given, for a target. */
+/** The `--timeout` / `--connect-timeout` values given, and `--verbose`, for a target. */
 export function targetTimeouts(values: TargetTimeouts): TargetTimeouts {
   return {
     ...(values.timeout === undefined ? {} : { timeout: values.timeout }),
     ...(values.connectTimeout === undefined ? {} : { connectTimeout: values.connectTimeout }),
+    ...(values.verbose === true && { verbose: true }),
   };
 }
 
@@ -118,11 +122,14 @@ export function serverTargets(values: ServerListOptionValues): ServerTarget[] {
 }
 
 /**
- * Client options a command adds to every server it starts (`run`: answering sampling with its model; on a
- * terminal: the URL-elicitation consent), and `stderr`, which receives each line a stdio server writes to
+ * Client options a command adds to every server it starts (`run`: answering sampling with its model and
+ * `--max-concurrent-calls`; on a terminal: the URL-elicitation consent), and `stderr`, which receives each line a stdio server writes to
  * its stderr (HTTP servers have none).
  */
-export type ClientExtras = Pick<MCPClientOptions, 'onSampling' | 'onUrlElicitation'> & {
+export type ClientExtras = Pick<
+  MCPClientOptions,
+  'onSampling' | 'onUrlElicitation' | 'maxConcurrentCalls' | 'onWireMessage'
+> & {
   stderr?: (line: string) => void;
 };
 
@@ -150,9 +157,14 @@ export function createClient(target: ServerTarget, name?: string, extra: ClientE
   if (target.kind === 'stdio') {
     return MCPClient.fromStdio(stderr ? { ...target.server, stderr } : target.server, options);
   }
-  const http = { ...options, headers: target.headers, transport: target.transport };
-  const auth = storedLogin(target.url, MCPClient.fromUrl(target.url, http).name, target.headers);
-  return MCPClient.fromUrl(target.url, { ...http, ...auth });
+  // The stored login is keyed by the name the client will have: the one given, else the URL's host.
+  const auth = storedLogin(target.url, name ?? nameFromUrl(target.url), target.headers);
+  return MCPClient.fromUrl(target.url, {
+    ...options,
+    headers: target.headers,
+    transport: target.transport,
+    ...auth,
+  });
 }
 
 function stdioServer(commandLine: string, env: string[], cwd: string | undefined): MCPStdioServer {

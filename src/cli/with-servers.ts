@@ -14,13 +14,14 @@ import {
 import { reportDiagnostics } from './diagnostics.js';
 import { stderrLines } from './failure.js';
 import { explainedLine, spawnHint } from './failure-explanations.js';
-import type { CliIo } from './io.js';
+import type { CliIo, ExitCodeValue } from './io.js';
 import { ReportedFailure } from './reported-failure.js';
 import { describeRunFailure } from './run-failure.js';
 import { throwSetupFailures } from './run-setup-error.js';
 import { type ClientExtras, createClient, type ServerTarget } from './server-options.js';
 import { StderrTails } from './stderr-tail.js';
 import { urlElicitationHandler } from './url-consent.js';
+import { WireTrace } from './wire-trace.js';
 
 /**
  * One client per target, in the targets' order, each with a distinct name: a `--config` server keeps its
@@ -41,15 +42,29 @@ export function createClients(
   const handlers: ClientExtras = io?.confirm
     ? { ...extra, onUrlElicitation: urlElicitationHandler(io) }
     : extra;
+  const trace = io && targets.some((target) => target.verbose) ? new WireTrace(io) : undefined;
   return targets.map((target) => {
     const tail = tails?.collector();
-    const options = tail ? { ...handlers, stderr: tail.stderr } : handlers;
+    let name = '';
+    const stderr =
+      trace || tail
+        ? (line: string) => {
+            tail?.stderr(line);
+            trace?.stderr(name, line);
+          }
+        : undefined;
+    const options = {
+      ...handlers,
+      ...(stderr && { stderr }),
+      ...(trace && { onWireMessage: trace.message }),
+    };
     let client = createClient(target, undefined, options);
     if (target.kind !== 'config') {
       const base = client.name;
       for (let n = 2; taken.has(client.name); n += 1) client = createClient(target, `${base}-${n}`, options);
       taken.add(client.name);
     }
+    name = client.name;
     tail?.name(client.name);
     // `--timeout` bounds each request, as for `agentwire call`: here, every tool call the model makes.
     if (target.timeout !== undefined) client.setCallOptions({ timeoutMs: target.timeout });
@@ -104,31 +119,59 @@ export async function withServers<T>(
   const servers = new MCPServers();
   const tails = new StderrTails();
   const quiet: (() => void)[] = [];
-  for (const [index, client] of createClients(targets, options.clientOptions, io, tails).entries()) {
-    if (options.diagnostics !== false) quiet.push(reportDiagnostics(client, io));
-    servers.add(client, filterOf(targets[index]!));
-  }
   let connecting = true;
-  try {
-    if (signal?.aborted) {
-      throw new MCPCallError('aborted', 'interrupted before connecting', { cause: signal.reason });
-    }
-    const results = await servers.connectAll(signal ? { signal } : {});
-    if (signal?.aborted) {
-      throw new MCPCallError('aborted', 'interrupted while connecting', { cause: signal.reason });
-    }
-    if (options.failures !== 'report') {
-      throwSetupFailures(results.flatMap((result) => (result.ok ? [] : [result.error])));
-    }
-    connecting = false;
-    return await work(servers, results);
-  } catch (thrown) {
-    // Reported now, before the servers are stopped (seconds, for one that ignores SIGTERM).
+  const report = (thrown: unknown) => {
     const error = options.mapError ? options.mapError(thrown) : thrown;
     const failure = describeRunFailure(error);
     const text = explainedLine(error) ?? failure.text;
     io.stderr(text + spawnHint(error, targets) + (connecting ? stderrBlock(error, tails) : ''));
-    throw new ReportedFailure(failure.exitCode, error);
+    return { error, exitCode: failure.exitCode };
+  };
+  // A connect failure is reported the moment it happens, not once its server is stopped.
+  const reportedEarly = new Set<unknown>();
+  for (const [index, client] of createClients(targets, options.clientOptions, io, tails).entries()) {
+    if (options.diagnostics !== false) quiet.push(reportDiagnostics(client, io));
+    if (options.failures !== 'report') {
+      const onFailed = ({ error }: { error: MCPCallError }) => {
+        if (!connecting || signal?.aborted) return;
+        reportedEarly.add(error);
+        report(error);
+      };
+      client.on('connectFailed', onFailed);
+      quiet.push(() => client.off('connectFailed', onFailed));
+    }
+    servers.add(client, filterOf(targets[index]!));
+  }
+  try {
+    if (signal?.aborted) {
+      throw new MCPCallError('aborted', 'interrupted before connecting', { cause: signal.reason });
+    }
+    // Ctrl-C while connecting is reported at once too: the servers still starting are stopped after.
+    let interrupted: { error: unknown; exitCode: ExitCodeValue } | undefined;
+    const onInterrupt = () => {
+      if (connecting) interrupted = report(interruptedWhileConnecting(signal));
+    };
+    signal?.addEventListener('abort', onInterrupt, { once: true });
+    quiet.push(() => signal?.removeEventListener('abort', onInterrupt));
+    const results = await servers.connectAll(signal ? { signal } : {});
+    if (interrupted) throw new ReportedFailure(interrupted.exitCode, interrupted.error);
+    if (signal?.aborted) throw interruptedWhileConnecting(signal);
+    if (options.failures !== 'report') {
+      const failures = results.flatMap((result) => (result.ok ? [] : [result.error]));
+      const left = failures.filter((error) => !reportedEarly.has(error));
+      if (failures.length > 0 && left.length === 0) {
+        const error = options.mapError ? options.mapError(failures[0]) : failures[0];
+        throw new ReportedFailure(describeRunFailure(error).exitCode, error);
+      }
+      throwSetupFailures(left);
+    }
+    connecting = false;
+    return await work(servers, results);
+  } catch (thrown) {
+    if (thrown instanceof ReportedFailure) throw thrown;
+    // Reported now, before the servers are stopped (seconds, for one that ignores SIGTERM).
+    const { error, exitCode } = report(thrown);
+    throw new ReportedFailure(exitCode, error);
   } finally {
     for (const stop of quiet) stop();
     await servers.disconnectAll();
@@ -157,6 +200,10 @@ export function withServer<T>(
   work: (client: MCPClient) => Promise<T>,
 ): Promise<T> {
   return withServers([target], io, (servers) => work(servers.clients()[0]!));
+}
+
+function interruptedWhileConnecting(signal: AbortSignal | undefined): MCPCallError {
+  return new MCPCallError('aborted', 'interrupted while connecting', { cause: signal?.reason });
 }
 
 function filterOf(target: ServerTarget): MCPToolFilter {

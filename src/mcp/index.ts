@@ -27,6 +27,7 @@ export {
 export type { MCPSkillFile } from './client/skill-verify.js';
 export type { MCPLoadedSkill } from './client/skills.js';
 export type { MCPTaskCall } from './client/task-calls.js';
+export type { MCPWireMessage } from './client/wire-tap.js';
 export type { MCPHttpServerEntry, MCPServerEntry, MCPStdioServerEntry } from './config/entry.js';
 export {
   getServerEntry,

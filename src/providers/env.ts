@@ -3,6 +3,7 @@
  */
 import { anthropic } from './anthropic.js';
 import { ModelError } from './errors.js';
+import type { ImageOptions } from './media.js';
 import type { Model } from './model.js';
 import { openai } from './openai.js';
 
@@ -20,10 +21,11 @@ export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
  * Anthropic wins when both keys are set, unless `AGENTWIRE_MODEL` names the provider.
  *
  * @param env defaults to `process.env`.
+ * @param images how images of tool results are sent (see `ImageOptions`); default the provider's limits.
  * @throws {ModelError} kind `not_configured` when no provider is configured, or `AGENTWIRE_MODEL` names a
  *   provider whose key is missing. The message names the variables to set, never their values.
  */
-export function modelFromEnv(env: NodeJS.ProcessEnv = process.env): Model {
+export function modelFromEnv(env: NodeJS.ProcessEnv = process.env, images: ImageOptions = {}): Model {
   const spec = env.AGENTWIRE_MODEL?.trim() ?? '';
   const [prefix, rest] = splitProvider(spec);
   const hasAnthropic = Boolean(env.ANTHROPIC_API_KEY);
@@ -31,6 +33,7 @@ export function modelFromEnv(env: NodeJS.ProcessEnv = process.env): Model {
   const provider = prefix ?? (hasAnthropic ? 'anthropic' : hasOpenAI ? 'openai' : undefined);
   if (provider === 'anthropic' && hasAnthropic) {
     return anthropic({
+      ...images,
       model: rest || DEFAULT_ANTHROPIC_MODEL,
       ...(env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : {}),
       ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
@@ -38,6 +41,7 @@ export function modelFromEnv(env: NodeJS.ProcessEnv = process.env): Model {
   }
   if (provider === 'openai' && hasOpenAI) {
     return openai({
+      ...images,
       model: rest || DEFAULT_OPENAI_MODEL,
       ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
       ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}),

@@ -14,6 +14,11 @@ import { MAIN } from './built-cli.js';
 export interface TerminalRun {
   code: number;
   output: string;
+  /**
+   * With `withScreen`: the screen as the terminal shows it at the end (tmux capture-pane: redrawn lines in their final state,
+   * trailing blanks and empty lines at the bottom dropped), up to the exit line.
+   */
+  screen?: string;
 }
 
 /**
@@ -25,6 +30,7 @@ export async function runInTerminal(
   args: string[],
   env: Record<string, string> = {},
   ms = 30_000,
+  withScreen = false,
 ): Promise<TerminalRun> {
   const dir = tempDir('agentwire-tty-');
   const socket = `agentwire-${randomUUID()}`;
@@ -58,7 +64,17 @@ export async function runInTerminal(
     await waitUntil(() => /\[exit \d+\]/.test(read()), ms, 'the CLI to end in the terminal');
     const text = read();
     const end = text.lastIndexOf('[exit ');
-    return { code: Number(/\[exit (\d+)\]/.exec(text.slice(end))![1]), output: text.slice(0, end) };
+    const pane = tmux('capture-pane', '-p', '-t', 'cli').toString();
+    const screen = pane
+      .slice(0, pane.lastIndexOf('[exit '))
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .join('\n');
+    return {
+      code: Number(/\[exit (\d+)\]/.exec(text.slice(end))![1]),
+      output: text.slice(0, end),
+      ...(withScreen && { screen }),
+    };
   } finally {
     try {
       tmux('kill-server');

@@ -66,6 +66,50 @@ describe('timeouts and interrupts are reported at once', () => {
     expect(cli.stderr()).toBe(line);
   }, 30_000);
 
+  it('prints a --connect-timeout the moment it expires, while the server that never answered is still being stopped', async () => {
+    const marker = `marker=${randomUUID()}`;
+    const dir = tempDir();
+    try {
+      const script = path.join(dir.dir, 'mute.mjs');
+      writeFileSync(script, 'process.stdin.resume();\n');
+      const cli = startCli([
+        'tools',
+        '--stdio',
+        `sh ${WRAPPER} ${process.execPath} ${script} ${marker}`,
+        '--connect-timeout',
+        '1000',
+      ]);
+      const line = 'error: MCP server "stdio-wrapper.sh": initialize failed: timed out after 1000 ms\n';
+      // The wrapper ignores SIGTERM: stopping it takes the whole kill sequence, after the line.
+      expect(await cli.onStderr(line, () => running(marker, cli.child.pid))).toBeGreaterThan(0);
+      expect(await cli.exited).toBe(3);
+      // Printed before the server was stopped: no "Terminated" from the wrapper in a stderr tail.
+      expect(cli.stderr()).toBe(line);
+      expect(running(marker, cli.child.pid)).toBe(0);
+    } finally {
+      dir.remove();
+    }
+  }, 30_000);
+
+  it('prints a Ctrl-C while connecting at once, while the server is still being stopped', async () => {
+    const marker = `marker=${randomUUID()}`;
+    const dir = tempDir();
+    try {
+      const script = path.join(dir.dir, 'mute.mjs');
+      writeFileSync(script, 'process.stdin.resume();\n');
+      const cli = startCli(['tools', '--stdio', `sh ${WRAPPER} ${process.execPath} ${script} ${marker}`]);
+      await waitUntil(() => running(marker, cli.child.pid) === 2, 10_000, 'the wrapper and its server');
+      cli.child.kill('SIGINT');
+      const line = 'error: interrupted while connecting\n';
+      expect(await cli.onStderr(line, () => running(marker, cli.child.pid))).toBeGreaterThan(0);
+      expect(await cli.exited).toBe(130);
+      expect(cli.stderr()).toBe(line);
+      expect(running(marker, cli.child.pid)).toBe(0);
+    } finally {
+      dir.remove();
+    }
+  }, 30_000);
+
   it('keeps --connect-timeout and --timeout apart', async () => {
     // Connecting is bounded by --connect-timeout, not by a short --timeout meant for the call.
     const fast = await runBuilt([

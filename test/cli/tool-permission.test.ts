@@ -166,6 +166,38 @@ describe('agentwire run on a terminal', () => {
       ].join('\r\n'),
     });
   }, 60_000);
+  it('asks about two calls of one turn one at a time: the second question comes after the first answer', async () => {
+    fake.script(
+      {
+        toolCalls: [
+          { id: 'toolu_1', name: 'bash', input: { command: 'sleep 0.5; echo one' } },
+          { id: 'toolu_2', name: 'write_file', input: { path: 'a.txt', content: 'two' } },
+        ],
+      },
+      { text: 'Done.' },
+    );
+    const { code, output } = await runOnTerminal(
+      ['run', 'Both.', '--tools', 'default', '--root', workspace],
+      // The second answer comes after bash has ended: its lines wait for the open question.
+      ['y', { answer: 'n', afterMs: 1_500 }],
+    );
+    expect({ code, output: timeless(output) }).toEqual({
+      code: 0,
+      output: [
+        '▸ bash [builtin] {"command":"sleep 0.5; echo one"}',
+        '▸ write_file [builtin] {"path":"a.txt","content":"two"}',
+        'allow bash [builtin] {"command":"sleep 0.5; echo one"}?',
+        `${QUESTION_END}y`,
+        'allow write_file [builtin] {"path":"a.txt","content":"two"}?',
+        `${QUESTION_END}n`,
+        '  ✓ bash (N ms) one ⏎ ',
+        '  ✗ write_file (N ms) Tool call "write_file" was denied: the user did not allow it',
+        'Done.',
+        '',
+      ].join('\r\n'),
+    });
+    expect(existsSync(path.join(workspace, 'a.txt'))).toBe(false);
+  }, 60_000);
 });
 
 describe('agentwire run without a terminal', () => {

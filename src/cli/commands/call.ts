@@ -14,7 +14,8 @@ interface CallOptions extends ServerOptionValues {
  * JSON object, or `-` for a JSON object read from stdin (see tool-args.ts). Prints the result rendered as a model sees it (`renderCallToolResult`;
  * an object result pretty-printed as JSON), or with `--json` the raw `CallToolResult`. A result with
  * `isError: true` exits 1, its text on stderr (and the raw result on stdout with `--json`). A `--config`
- * server's tools left out by its entry's `allowTools` / `blockTools` cannot be called (exit 2).
+ * server's tools left out by its entry's `allowTools` / `blockTools` cannot be called (exit 2). On a
+ * terminal, a tool's progress reports are drawn as a bar on stderr (call-progress.ts); piped, nothing is.
  */
 export function registerCallCommand(program: Command, context: CommandContext): void {
   const command = program
@@ -34,6 +35,7 @@ export function registerCallCommand(program: Command, context: CommandContext): 
     const { withServer } = await import('../with-servers.js');
     const { renderCallToolResultText } = await import('../../mcp/index.js');
     const { renderForTerminal, requireTool } = await import('../call-result.js');
+    const { callProgress } = await import('../call-progress.js');
     const target = await commandTarget(options);
     const given = args.kind === 'stdin' ? stdinArgs(await readStdin(context.io)) : undefined;
     const timeout = target.timeout === undefined ? {} : { timeoutMs: target.timeout };
@@ -43,13 +45,25 @@ export function registerCallCommand(program: Command, context: CommandContext): 
         args.kind === 'pairs'
           ? typedArgs(args.pairs, definition.inputSchema, tool)
           : (given ?? (args.kind === 'object' ? args.value : {}));
-      return client.callTool(tool, input, {
-        ...timeout,
-        ...(context.io.signal && { signal: context.io.signal }),
-        // A task-backed call (MCP tasks) reports each status the server gives, as a long call's progress.
-        onTaskStatus: ({ taskId, status, statusMessage }) =>
-          context.io.stderr(`task ${taskId}: ${status}${statusMessage ? ` (${statusMessage})` : ''}\n`),
-      });
+      // A bar on a terminal for a tool that reports progress; ended before the result or error is printed.
+      // Without one, a task-backed call (MCP tasks) reports each status the server gives on its own line.
+      const progress = callProgress(context.io);
+      try {
+        return await client.callTool(tool, input, {
+          ...timeout,
+          ...(context.io.signal && { signal: context.io.signal }),
+          ...(progress
+            ? { onprogress: progress.onprogress }
+            : {
+                onTaskStatus: ({ taskId, status, statusMessage }) =>
+                  context.io.stderr(
+                    `task ${taskId}: ${status}${statusMessage ? ` (${statusMessage})` : ''}\n`,
+                  ),
+              }),
+        });
+      } finally {
+        await progress?.stop();
+      }
     });
     if (options.json) context.io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     if (result.isError === true) {

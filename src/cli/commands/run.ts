@@ -3,7 +3,7 @@
  * streaming what it does to the terminal.
  */
 import { type Command, Option } from 'commander';
-import { DEFAULT_MAX_TURNS } from '../../agent/defaults.js';
+import { DEFAULT_MAX_TURNS, DEFAULT_TOOL_SEARCH_THRESHOLD } from '../../agent/defaults.js';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES } from '../../agent/result-budget.js';
 import {
   DEFAULT_MODEL_IDLE_TIMEOUT_MS,
@@ -11,7 +11,18 @@ import {
 } from '../../providers/guarded-stream.js';
 import type { CommandContext } from '../context.js';
 import type { RunCommandOptions } from '../run-command.js';
-import { collectPattern, resultBytes, timeoutMs, turnCount } from '../run-flags.js';
+import {
+  byteCount,
+  callCount,
+  collectPattern,
+  imageCount,
+  pixelCount,
+  resultBytes,
+  timeoutMs,
+  toolCount,
+  toolThreshold,
+  turnCount,
+} from '../run-flags.js';
 import { addServerOptions } from '../server-flags.js';
 
 /**
@@ -66,11 +77,48 @@ export function registerRunCommand(program: Command, context: CommandContext): v
       `give up on a model request taking longer, 0 for never (default ${DEFAULT_MODEL_REQUEST_TIMEOUT_MS})`,
       timeoutMs,
     )
+    .option('--json', "print the agent's events as JSON lines on stdout (one object per line)")
     .option('-y, --yes', 'run every tool call without asking for permission')
     .option(
       '--allow-tool <pattern>',
       'run calls of the tools matching this name (* and ? wildcards) without asking; repeatable',
       collectPattern,
+    )
+    .option(
+      '--max-concurrent-calls <calls>',
+      "most tool calls in flight to each server (a --config entry's maxConcurrentCalls wins; default no bound)",
+      callCount,
+    )
+    .option(
+      '--tool-search-threshold <tools>',
+      `above this many tools the model finds them with search_tools; 0 always (default ${DEFAULT_TOOL_SEARCH_THRESHOLD})`,
+      toolThreshold,
+    )
+    .option(
+      '--max-tools-per-request <tools>',
+      "most tools one model request carries (default: the provider's bound, 128 for openai)",
+      toolCount,
+    )
+    .option('--no-images', 'send the images of tool results as their placeholder text only')
+    .option(
+      '--max-image-bytes <bytes>',
+      "largest image sent, decoded; larger ones are scaled down (default: the provider's limit)",
+      byteCount,
+    )
+    .option(
+      '--max-image-dimension-px <px>',
+      "longest edge of an image sent; larger ones are scaled down (default: the provider's limit)",
+      pixelCount,
+    )
+    .option(
+      '--max-images-per-request <images>',
+      "most images in one model request, newest first (default: the provider's limit)",
+      imageCount,
+    )
+    .option(
+      '--max-image-bytes-per-request <bytes>',
+      "most image bytes in one model request, newest first (default: the provider's limit)",
+      byteCount,
     );
   addServerOptions(command, { repeatable: true }).action(
     async (prompt: string, options: RunCommandOptions) => {

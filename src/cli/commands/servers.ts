@@ -12,7 +12,7 @@ import type {
 } from '../../mcp/index.js';
 import type { CommandContext } from '../context.js';
 import { type CliIo, ExitCode, singleLine } from '../io.js';
-import { positiveInteger } from '../server-flags.js';
+import { positiveInteger, VERBOSE_HELP } from '../server-flags.js';
 import { formatServerRows, type ServerRow, transportKind } from '../server-status.js';
 
 interface ServersOptions {
@@ -20,6 +20,7 @@ interface ServersOptions {
   json?: boolean;
   timeout?: number;
   connectTimeout?: number;
+  verbose?: boolean;
 }
 
 /**
@@ -46,12 +47,13 @@ export function registerServersCommand(program: Command, context: CommandContext
     )
     // `servers` only connects, so `--timeout` is the same bound, kept for scripts written before the split.
     .option('--timeout <ms>', 'the same as --connect-timeout here', positiveInteger)
+    .option('-v, --verbose', VERBOSE_HELP)
     .action(async (options: ServersOptions) => {
       // Loaded when the command runs, not when it is registered: `--help` needs none of it.
       const { loadServerConfig } = await import('../../mcp/index.js');
       const config = await loadServerConfig(options.config);
       const connectTimeout = options.connectTimeout ?? options.timeout;
-      const enabled = await connectEach(config, connectTimeout, context.io);
+      const enabled = await connectEach(config, connectTimeout, context.io, options.verbose === true);
       const invalid = config.invalid.map(
         ({ name, error }): ServerRow => ({
           name,
@@ -84,18 +86,19 @@ function failureSummary(failed: number, invalid: number, valid: number): string 
 
 /**
  * One row per valid enabled server, in the file's order, each connected under `io.signal` and bounded by
- * `timeout` (ms). Every server is disconnected before this returns.
+ * `timeout` (ms), its wire traced on stderr with `verbose`. Every server is disconnected before this returns.
  * @throws MCPCallError kind `aborted` when the signal fires before or while connecting.
  */
 async function connectEach(
   config: MCPServerConfig,
   timeout: number | undefined,
   io: CliIo,
+  verbose = false,
 ): Promise<ServerRow[]> {
   const { configTarget } = await import('../config-targets.js');
   const { withServers } = await import('../with-servers.js');
   // Only the valid entries: the invalid ones have nothing to connect, and their rows come from the config.
-  const bound = timeout === undefined ? {} : { connectTimeout: timeout };
+  const bound = { ...(timeout === undefined ? {} : { connectTimeout: timeout }), verbose };
   const targets = config.servers.map((entry) => configTarget(entry, bound));
   return withServers(
     targets,

@@ -7,6 +7,7 @@
  * - `disconnect()` ends whatever is under way: `disconnected`.
  * Calls made while a connect or reconnect is in flight wait for it, within their own timeout.
  */
+
 import { sleep } from '../../core/sleep.js';
 import { VERSION } from '../../core/version.js';
 import type { MCPTool } from '../adapter/mcp-tool.js';
@@ -25,6 +26,7 @@ import { backoffDelay, type ReconnectPolicy, reconnectPolicy } from './reconnect
 import { listenLogEntry, ResourceSubscriptions } from './subscriptions.js';
 import type { TransportPlan } from './transport-plan.js';
 import { type Deferred, deferred, settlesWithin, waitWithin } from './waiting.js';
+import { tapTransport } from './wire-tap.js';
 
 /**
  * How long a connect waits for a 2026-07-28 session's `subscriptions/listen` to be acknowledged, in ms. The
@@ -246,6 +248,8 @@ export class Connection {
       committed?.();
       return this.#host.toolsListed(definitions);
     } catch (error) {
+      if (!signal.aborted && error instanceof MCPCallError)
+        this.#host.events.emit('connectFailed', { error });
       await session.close();
       throw error;
     }
@@ -259,6 +263,7 @@ export class Connection {
       version: host.options.clientVersion ?? VERSION,
     };
     let refused: MCPCallError | undefined;
+    const tap = host.options.onWireMessage;
     for (const candidate of host.plan.candidates) {
       let session: Session | undefined;
       const current = () => session !== undefined && session === this.#session;
@@ -271,12 +276,19 @@ export class Connection {
           if (session && current()) host.toolListChanged(session);
         },
         onListenIssue: (issue) => host.events.emit('log', listenLogEntry(host.name, issue)),
+        // Told at once; a refusal the next transport is tried after is no failure of the connect.
+        onOpenFailed: (error) => {
+          const fallsBack = refused === undefined && candidate.fallBackOn?.(error) === true;
+          if (!fallsBack && refused === undefined && !options.signal?.aborted) {
+            host.events.emit('connectFailed', { error });
+          }
+        },
       };
       try {
         session = await Session.open(
           host.name,
           clientInfo,
-          candidate.create,
+          tap ? () => tapTransport(candidate.create(), host.name, tap) : candidate.create,
           hooks,
           options,
           {

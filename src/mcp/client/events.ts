@@ -6,12 +6,14 @@
  */
 import { EventEmitter } from 'node:events';
 import type { MCPTool } from '../adapter/mcp-tool.js';
+import type { MCPCallError } from '../protocol/errors.js';
 import type { MCPTask } from '../protocol/tasks.js';
 import type { ServerLogMessage } from '../protocol/types.js';
 
 /** Event names, for those who prefer constants (`mcp.on(MCPClientEvent.DISCONNECTED, …)`). */
 export const MCPClientEvent = {
   CONNECTED: 'connected',
+  CONNECT_FAILED: 'connectFailed',
   DISCONNECTED: 'disconnected',
   RECONNECTING: 'reconnecting',
   RECONNECTED: 'reconnected',
@@ -35,6 +37,14 @@ export interface MCPClientLogEntry {
 export interface MCPClientEvents {
   /** `connect()` succeeded; `tools` is the discovered list. */
   connected: { tools: MCPTool[] };
+  /**
+   * A connect (or reconnect) attempt failed: emitted the moment it does (a connect timeout, a refused
+   * handshake or tool list), before what it opened is closed, which for a stdio server that ignores SIGTERM
+   * takes seconds; `connect()` rejects with the same `error` once it is. Not emitted for an attempt stopped
+   * by `disconnect()` or by its callers' signals, nor for a Streamable HTTP refusal that falls back to the
+   * HTTP+SSE transport.
+   */
+  connectFailed: { error: MCPCallError };
   /**
    * The connection ended. `deliberate` is true for `disconnect()`; `willReconnect` is true when automatic
    * reconnection will try to restore it; `error` says why an unexpected end happened.

@@ -9,6 +9,7 @@ import type { MCPProtocolVersionOption } from '../session/protocol-versions.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from '../session/request-options.js';
 import type { MCPServerRequestHandlers } from '../session/server-requests.js';
 import type { MCPReconnectOptions } from './reconnect.js';
+import type { MCPWireMessage } from './wire-tap.js';
 
 export type { MCPFormatResultContext } from '../adapter/present-result.js';
 
@@ -108,6 +109,11 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
    * @throws RangeError from `fromStdio` / `fromUrl` when it is not a whole number ≥ 1.
    */
   maxConcurrentCalls?: number;
+  /**
+   * Called with every JSON-RPC message of the connection as it is sent and as it is received (requests,
+   * responses, notifications, both eras), for tracing. Default none: the transport is then used as is.
+   */
+  onWireMessage?: (message: MCPWireMessage) => void;
 }
 
 /** Options for requests other than `tools/call`: the signal and timeout of every request. */

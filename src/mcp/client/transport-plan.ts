@@ -79,6 +79,11 @@ export function nameFromCommand(command: string, args: readonly string[] = []): 
   return path.basename(named.replace(/@[^/@]*$/, '')).replace(/\.(m?js|ts|py)$/, '');
 }
 
+/** `localhost:3001` for `http://localhost:3001/mcp`: an HTTP server's default name is its URL's host (and port). */
+export function nameFromUrl(url: URL): string {
+  return url.host;
+}
+
 /**
  * How to reach a stdio server: one candidate, our `StdioTransport` (MCP spec 2025-11-25, "Transports >
  * stdio"). `name` defaults to {@link nameFromCommand}. Nothing is spawned until the factory is called.
@@ -111,7 +116,7 @@ export function httpTransportPlan(
 ): TransportPlan {
   const target = parseServerUrl(url);
   checkHeaders(options.headers ?? {});
-  const serverName = options.name ?? target.host;
+  const serverName = options.name ?? nameFromUrl(target);
   const secrets = httpSecrets(target, options.headers);
   if (options.authProvider !== undefined && options.auth !== undefined)
     throw new MCPConfigError('set one of authProvider and auth, not both', { field: 'auth' });

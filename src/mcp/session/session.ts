@@ -67,6 +67,11 @@ export interface SessionHooks extends ListenHooks {
   onServerLog?(message: ServerLogMessage): void;
   /** A listed tool was left out: its `x-mcp-header` declaration is invalid (2026-07-28 over HTTP). */
   onToolExcluded?(tool: ExcludedTool): void;
+  /**
+   * The handshake failed (a timeout, a refusal): called with the error at once, before the transport is
+   * closed (seconds, for a stdio server that ignores SIGTERM); `open` then rejects with it once closed.
+   */
+  onOpenFailed?(error: MCPCallError): void;
 }
 
 /** What the client offers the server: handlers for its requests, and the current roots. */
@@ -175,6 +180,7 @@ export class Session {
       await sdk.connect(transport, { ...sdkOptions(options), ...(prior && { prior }) });
     } catch (error) {
       const failure = refusedVersion(error, server, protocolVersion) ?? session.#fail(error, context);
+      hooks.onOpenFailed?.(failure);
       await session.close();
       throw failure;
     } finally {
