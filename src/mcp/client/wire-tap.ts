@@ -35,10 +35,14 @@ export function tapTransport(
     }
   };
   let handler: Deliver | undefined;
-  const send: AgentwireTransport['send'] = (message, options) => {
+  // The transport's own `send`, taken now: a wrapper installed later through the proxy (the session's span
+  // bookkeeping, say) calls the proxy's `send`, which must not lead back into that wrapper.
+  const inner = transport.send.bind(transport);
+  const tapped: AgentwireTransport['send'] = (message, options) => {
     see('send', message);
-    return transport.send(message, options);
+    return inner(message, options);
   };
+  let send = tapped;
   return new Proxy(transport, {
     get(target, key) {
       if (key === 'send') return send;
@@ -48,6 +52,10 @@ export function tapTransport(
       return typeof value === 'function' ? value.bind(target) : value;
     },
     set(target, key, value) {
+      if (key === 'send') {
+        send = value as AgentwireTransport['send'];
+        return true;
+      }
       if (key !== 'onmessage') return Reflect.set(target, key, value, target);
       handler = value as Deliver | undefined;
       const deliver = handler;
