@@ -85,8 +85,8 @@ describe('agentwire run limits', () => {
       code: 0,
       stdout: 'Nothing to do.\n',
       stderr:
-        `${tasksWarning('server-everything')}warning: 13 tools are more than --tool-search-threshold (0): the model ` +
-        'is offered search_tools and loads the tools it needs (deferred: server-everything (13))\n',
+        `${tasksWarning('server-everything')}warning: 14 tools are more than --tool-search-threshold (0): the model ` +
+        'is offered search_tools and loads the tools it needs (deferred: server-everything (14))\n',
       tools: ['search_tools'],
     });
   }, 60_000);
@@ -100,11 +100,11 @@ describe('agentwire run limits', () => {
       code: 0,
       stdout: 'Nothing to do.\n',
       stderr:
-        `${tasksWarning('server-everything')}warning: 11 of 13 tools not offered: anthropic takes at most 2 tools ` +
+        `${tasksWarning('server-everything')}warning: 12 of 14 tools not offered: anthropic takes at most 2 tools ` +
         'per request (--max-tools-per-request; a lower --tool-search-threshold lets the model search them all); ' +
         'left out: get-env, get-resource-links, get-resource-reference, get-structured-content, get-sum, ' +
         'get-tiny-image, gzip-file-as-resource, toggle-simulated-logging, toggle-subscriber-updates, ' +
-        'trigger-long-running-operation, trigger-sampling-request\n',
+        'trigger-long-running-operation, trigger-sampling-request, simulate-research-query\n',
       tools: ['echo', 'get-annotated-message'],
     });
   }, 60_000);
