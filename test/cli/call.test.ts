@@ -1,8 +1,11 @@
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { EVERYTHING as EVERYTHING_SCRIPT, ROOT, waitUntil } from '../helpers.js';
 import { cli, EVERYTHING, serverCommand } from './run-cli.js';
+
+const TEE_STDIO = path.join(ROOT, 'test', 'fixtures', 'tee-stdio.mjs');
 
 describe('agentwire call against server-everything over stdio', () => {
   it('prints the echo text verbatim and exits 0', async () => {
@@ -88,14 +91,34 @@ describe('agentwire call against server-everything over stdio', () => {
   });
 
   it('exits 130 and stops the server promptly when interrupted mid-call', async () => {
+    // server-everything behind tee-stdio, which logs what it is sent: the interrupt comes once the
+    // tools/call has reached the server, not after a delay a loaded machine may spend still connecting.
+    const dir = mkdtempSync(path.join(tmpdir(), 'agentwire-call-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const log = path.join(dir, 'sent.log');
+    const config = path.join(dir, 'servers.json');
+    const args = [TEE_STDIO, log, process.execPath, path.resolve(EVERYTHING_SCRIPT)];
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { 'server-everything': { command: process.execPath, args } } }),
+    );
     const interrupt = new AbortController();
     const started = Date.now();
-    setTimeout(() => interrupt.abort(new Error('interrupted (SIGINT)')), 1500);
-    const args = '{"duration":20,"steps":2}';
-    const run = await cli(
-      ['call', '--stdio', EVERYTHING, 'trigger-long-running-operation', args],
+    const running = cli(
+      ['call', '--config', config, 'trigger-long-running-operation', '{"duration":20,"steps":2}'],
       interrupt.signal,
     );
+    try {
+      await waitUntil(
+        // Raw chunks as they came (a line may be cut short): look for the method, not for whole messages.
+        () => existsSync(log) && readFileSync(log, 'utf8').includes('"method":"tools/call"'),
+        20_000,
+        'the tools/call to reach the server',
+      );
+    } finally {
+      interrupt.abort(new Error('interrupted (SIGINT)'));
+    }
+    const run = await running;
     expect(run.code).toBe(130);
     expect(run.stderr).toBe(
       'error: MCP server "server-everything": tools/call "trigger-long-running-operation" failed: ' +

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type EverythingServer, startEverything } from '../fixtures/http-everything.js';
-import { children } from '../helpers.js';
+import { children, waitUntil } from '../helpers.js';
 import { cli } from './run-cli.js';
 
 const CONFIGS = path.resolve('test/fixtures/configs');
@@ -133,13 +133,15 @@ describe('agentwire servers --config', () => {
 
   it('stops a server that never answers when interrupted while connecting, and exits 130', async () => {
     const interrupt = new AbortController();
-    const timer = setTimeout(() => interrupt.abort(new Error('interrupted (SIGINT)')), 300);
+    const running = cli(['servers', '--config', path.join(CONFIGS, 'cli-silent.json')], interrupt.signal);
+    // Interrupted once the server is spawned: it never answers `initialize`, so the command is connecting.
     try {
-      const run = await cli(['servers', '--config', path.join(CONFIGS, 'cli-silent.json')], interrupt.signal);
-      expect(run).toEqual({ code: 130, stdout: '', stderr: 'error: interrupted while connecting\n' });
+      await waitUntil(() => children(SILENT_MARKER).length === 1, 20_000, 'the silent server to start');
     } finally {
-      clearTimeout(timer);
+      interrupt.abort(new Error('interrupted (SIGINT)'));
     }
+    const run = await running;
+    expect(run).toEqual({ code: 130, stdout: '', stderr: 'error: interrupted while connecting\n' });
   });
 });
 

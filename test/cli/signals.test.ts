@@ -6,8 +6,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, waitUntil } from '../helpers.js';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { ROOT, readLog, tempDir, waitUntil } from '../helpers.js';
 
 const MAIN = path.join(ROOT, 'dist', 'cli', 'main.js');
 const WRAPPER = path.join(ROOT, 'test', 'fixtures', 'stdio-wrapper.sh');
@@ -28,12 +28,18 @@ function count(marker: string, except: number | undefined): number {
   }
 }
 
-/** Starts `agentwire call … sleep` through a wrapper that ignores SIGTERM; resolves once the call is running. */
+/**
+ * Starts `agentwire call … sleep` through a wrapper that ignores SIGTERM; resolves once the server has
+ * received the `tools/call` (its FIXTURE_LOG says so), so that a signal then meets the call, not the
+ * handshake, however slowly a loaded machine starts the processes.
+ */
 async function startLongCall(marker: string) {
+  const logDir = tempDir();
+  onTestFinished(logDir.remove);
+  const log = path.join(logDir.dir, 'scripted.log');
   const stdio = `sh ${WRAPPER} ${process.execPath} ${SERVER} ${marker}`;
-  const cli = spawn(process.execPath, [MAIN, 'call', '--stdio', stdio, 'sleep', '{"ms":30000}'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const args = ['call', '--stdio', stdio, '--env', `FIXTURE_LOG=${log}`, 'sleep', '{"ms":30000}'];
+  const cli = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   cli.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -41,13 +47,16 @@ async function startLongCall(marker: string) {
   const exited = new Promise<number | null>((resolve) => cli.on('exit', (code) => resolve(code)));
   const servers = () => count(marker, cli.pid);
   try {
-    await waitUntil(() => servers() === 2, 10_000, 'the wrapper and its server');
+    await waitUntil(
+      () => readLog(log).some((message) => message.method === 'tools/call'),
+      20_000,
+      'the server to receive the tools/call',
+    );
   } catch (error) {
     cli.kill('SIGKILL');
     execFileSync('pkill', ['-KILL', '-f', marker]);
     throw error;
   }
-  await new Promise((resolve) => setTimeout(resolve, 300));
   return { cli, exited, stderr: () => stderr, servers };
 }
 
@@ -63,9 +72,11 @@ describe('agentwire stopped by a signal', () => {
 
   it('exits at once on a second signal, and the exit hook kills the server tree', async () => {
     const marker = `marker=${randomUUID()}`;
-    const { cli, exited, servers } = await startLongCall(marker);
+    const { cli, exited, stderr, servers } = await startLongCall(marker);
     cli.kill('SIGINT');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The second signal is sent once the first has been handled (its line printed) and the server tree,
+    // whose wrapper ignores SIGTERM, is still being stopped; two signals sent together could merge into one.
+    await waitUntil(() => stderr().includes('aborted (interrupted (SIGINT))'), 20_000, 'the first interrupt');
     cli.kill('SIGINT');
     expect(await exited).toBe(130);
     await waitUntil(() => servers() === 0, 5_000, 'no server process left');

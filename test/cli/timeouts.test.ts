@@ -8,10 +8,11 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type EverythingServer, startEverything } from '../fixtures/http-everything.js';
-import { ROOT, tempDir, waitUntil } from '../helpers.js';
+import { ROOT, readLog, tempDir, waitUntil } from '../helpers.js';
 import { ensureBuilt, runBuilt, startCli } from './built-cli.js';
+import { type RecordingProxy, startRecordingProxy } from './recording-proxy.js';
 
 const WRAPPER = path.join(ROOT, 'test', 'fixtures', 'stdio-wrapper.sh');
 const SCRIPTED = path.join(ROOT, 'test', 'fixtures', 'scripted-server.mjs');
@@ -55,9 +56,24 @@ describe('timeouts and interrupts are reported at once', () => {
 
   it('prints a Ctrl-C while the server is still being stopped', async () => {
     const marker = `marker=${randomUUID()}`;
-    const cli = startCli(['call', '--stdio', stubbornServer(marker), 'sleep', '{"ms":60000}']);
-    await waitUntil(() => running(marker, cli.child.pid) === 2, 10_000, 'the wrapper and its server');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const dir = tempDir();
+    onTestFinished(dir.remove);
+    const log = path.join(dir.dir, 'scripted.log');
+    const cli = startCli([
+      'call',
+      '--stdio',
+      stubbornServer(marker),
+      '--env',
+      `FIXTURE_LOG=${log}`,
+      'sleep',
+      '{"ms":60000}',
+    ]);
+    // Interrupted once the server has the call (its log says so): the CLI is then past connecting.
+    await waitUntil(
+      () => readLog(log).some((message) => message.method === 'tools/call'),
+      20_000,
+      'the server to receive the tools/call',
+    );
     cli.child.kill('SIGINT');
     const line =
       'error: MCP server "stdio-wrapper.sh": tools/call "sleep" failed: aborted (interrupted (SIGINT))\n';
@@ -168,26 +184,31 @@ describe('timeouts and interrupts are reported at once', () => {
 
 describe('a cancelled HTTP call', () => {
   let server: EverythingServer;
+  let proxy: RecordingProxy;
   beforeAll(async () => {
     server = await startEverything('streamableHttp');
+    proxy = await startRecordingProxy(server.url);
   });
-  afterAll(() => server?.stop());
+  afterAll(async () => {
+    await proxy?.close();
+    await server?.stop();
+  });
 
   it('ends with the interrupt alone: no warning about the cancellation', async () => {
     const cli = startCli([
       'call',
       '--url',
-      server.url,
+      proxy.url,
       'trigger-long-running-operation',
       '{"duration":30,"steps":30}',
     ]);
-    // The call is under way once the server has had time to answer the handshake and start the tool.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // The call is under way once the tools/call has been forwarded to the server.
+    await waitUntil(() => proxy.methods.includes('tools/call'), 20_000, 'the tools/call to reach the server');
     cli.child.kill('SIGINT');
     expect(await cli.exited).toBe(130);
     expect(cli.stderr()).toBe(
       'error: MCP server "127.0.0.1:' +
-        new URL(server.url).port +
+        new URL(proxy.url).port +
         '": tools/call "trigger-long-running-operation" failed: aborted (interrupted (SIGINT))\n',
     );
   }, 30_000);
