@@ -227,7 +227,7 @@ describe('agentwire serve, two processes on one Redis', () => {
     }
   }, 90_000);
 
-  it('exits 3 with one line when Redis cannot be reached, the password never printed', async () => {
+  it('exits 3 with one line when Redis cannot be reached or refuses the password, never printed', async () => {
     const closed = `redis://:${PASSWORD}@127.0.0.1:1`;
     // The flag wins over the configuration file's gateway.redisUrl.
     const flag = await runBuilt(['serve', '--config', config, '--port', '0', '--redis-url', closed], {
@@ -241,7 +241,24 @@ describe('agentwire serve, two processes on one Redis', () => {
     });
     expect(env.code).toBe(3);
     expect(env.stderr).toBe('error: serve: cannot connect to Redis at 127.0.0.1:1 (ECONNREFUSED)\n');
-    expect(flag.stdout + env.stdout).toBe('');
+    // A refused password: Redis's reply, which never repeats the password.
+    const wrong = await runBuilt(
+      [
+        'serve',
+        '--config',
+        config,
+        '--port',
+        '0',
+        '--redis-url',
+        `redis://:${PASSWORD}-not@127.0.0.1:${redis.port}`,
+      ],
+      { env: plainEnv({ GATEWAY_TOKEN: TOKEN, AGENTWIRE_REDIS_URL: '' }) },
+    );
+    expect(wrong.code).toBe(3);
+    expect(wrong.stderr).toBe(
+      `error: serve: cannot connect to Redis at 127.0.0.1:${redis.port} (Redis answered: WRONGPASS invalid username-password pair or user is disabled.)\n`,
+    );
+    expect(flag.stdout + env.stdout + wrong.stdout).toBe('');
   }, 30_000);
 
   it('exits 2 when the Redis URL is not a redis: URL, without repeating it', async () => {

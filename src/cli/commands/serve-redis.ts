@@ -6,6 +6,7 @@
  */
 import type { RedisEventBus } from '../../gateway/redis-event-bus.js';
 import type { CommandContext } from '../context.js';
+import { singleLine } from '../io.js';
 import { UsageError } from '../usage-error.js';
 
 /** The environment variable read when `--redis-url` is not given. */
@@ -24,7 +25,8 @@ export type ServeBus = { kind: 'none' } | { kind: 'bus'; bus: RedisEventBus } | 
 
 /**
  * Opens the Redis event bus when a URL is configured. A failed connect prints one line on stderr
- * (`error: serve: cannot connect to Redis at host:port (<code>)`) and is returned as `failed`; later
+ * (`error: serve: cannot connect to Redis at host:port (<code>)`, or `(Redis answered: <its error reply>)`)
+ * and is returned as `failed`; later
  * failures (a dropped connection, a failed publish) print a `warning:` line each and the gateway goes on
  * serving its own listeners.
  * @throws UsageError when the URL is not a `redis:` / `rediss:` URL (the text is not repeated).
@@ -50,16 +52,18 @@ export async function openServeBus(sources: ServeRedisSources, context: CommandC
     });
     return { kind: 'bus', bus };
   } catch (error) {
-    io.stderr(`error: serve: cannot connect to Redis at ${server} (${reason(error)})\n`);
+    io.stderr(`error: serve: cannot connect to Redis at ${server} (${await reason(error)})\n`);
     return { kind: 'failed' };
   }
 }
 
 /**
- * A short reason for a failed connect: the socket's error code (node-redis wraps it in a
- * `ReconnectStrategyError` whose `socketError` is the socket's), else the error's class name.
+ * A short reason for a failed connect: Redis's own error reply (a refused `AUTH`, say: Redis never repeats
+ * the password in it), else the socket's error code (node-redis wraps the socket's error in a
+ * `ReconnectStrategyError` as `socketError`), else the error's class name.
  */
-function reason(error: unknown): string {
+async function reason(error: unknown): Promise<string> {
+  const { ErrorReply } = await import('@redis/client');
   const cause = error instanceof Error ? error.cause : undefined;
   const candidates = [
     cause,
@@ -67,6 +71,7 @@ function reason(error: unknown): string {
     ...(cause instanceof AggregateError ? cause.errors : []),
   ];
   for (const one of candidates) {
+    if (one instanceof ErrorReply) return `Redis answered: ${singleLine(one.message)}`;
     const code = (one as NodeJS.ErrnoException | undefined)?.code;
     if (one instanceof Error && typeof code === 'string') return code;
   }
