@@ -146,6 +146,13 @@ describe('the packed package', () => {
     expect(result).toEqual({ code: 0, stdout: `function function ${version}\n`, stderr: '' });
   });
 
+  it('imports agentwire/gateway, the gateway and its Redis event bus, as a subpath of its own', async () => {
+    const script =
+      "const g = await import('agentwire/gateway'); const m = await import('agentwire'); console.log(typeof g.MCPGateway, typeof g.createRedisEventBus, typeof g.RedisEventBusError, 'MCPGateway' in m);";
+    const result = await run(process.execPath, ['--input-type=module', '-e', script], app);
+    expect(result).toEqual({ code: 0, stdout: 'function function function false\n', stderr: '' });
+  });
+
   // require(esm): Node 20.19+ and 22.12+. On older hosts this case is left to the CI jobs on newer Node.
   it.runIf((process.features as { require_module?: boolean }).require_module === true)(
     'is required from CommonJS where Node supports require(esm)',

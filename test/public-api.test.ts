@@ -17,8 +17,11 @@ const INDEX_FILES = [
   'src/tools/index.ts',
 ];
 
+/** The `agentwire/gateway` subpath (package.json `exports`): apart, so the package index never loads the SDK server. */
+const GATEWAY_INDEX = 'src/gateway/index.ts';
+
 const program = ts.createProgram(
-  INDEX_FILES.map((file) => path.join(ROOT, file)),
+  [...INDEX_FILES, GATEWAY_INDEX].map((file) => path.join(ROOT, file)),
   { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true },
 );
 const checker = program.getTypeChecker();
@@ -253,5 +256,53 @@ describe('public API', () => {
   it.each(INDEX_FILES)('%s exports by name', (file) => {
     const text = readFileSync(path.join(ROOT, file), 'utf8');
     expect(text.match(/^export (type )?\*.*$/gm)).toBeNull();
+  });
+
+  it('agentwire/gateway is exactly these names, none of them in the package index', () => {
+    expect(exportsOf(GATEWAY_INDEX)).toEqual(
+      [
+        'MCPGateway',
+        'MCPGatewayConfigOptions',
+        'MCPGatewayOptions',
+        'MCPGatewayNaming',
+        'MCPGatewayFileSettings',
+        'readGatewaySettings',
+        'DEFAULT_INPUT_WAIT_MS',
+        'DEFAULT_MAX_REQUEST_BODY_BYTES',
+        'DEFAULT_MAX_SUBSCRIPTIONS',
+        'MCPGatewayAccessCheck',
+        'MCPGatewayAccessOptions',
+        'createAccessCheck',
+        'MCPGatewayTarget',
+        'MCPGatewayHttpHost',
+        'MCPGatewayListenOptions',
+        'MCPGatewayStdioHost',
+        'MCPGatewayStdioOptions',
+        'MCPGatewayStatusDocument',
+        'MCPGatewayUpstreamStatus',
+        'STATUS_RESOURCE',
+        'createRedisEventBus',
+        'DEFAULT_REDIS_CHANNEL_PREFIX',
+        'RedisEventBus',
+        'RedisEventBusError',
+        'RedisEventBusOperation',
+        'RedisEventBusOptions',
+      ].sort(),
+    );
+    const surface = new Set(exportsOf('src/index.ts'));
+    expect(exportsOf(GATEWAY_INDEX).filter((name) => surface.has(name))).toEqual([]);
+    const text = readFileSync(path.join(ROOT, GATEWAY_INDEX), 'utf8');
+    expect(text.match(/^export (type )?\*.*$/gm)).toBeNull();
+  });
+
+  it('maps agentwire/gateway to the built gateway index', () => {
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
+    expect(manifest.exports['./gateway']).toEqual({
+      types: './dist/gateway/index.d.ts',
+      import: './dist/gateway/index.js',
+      default: './dist/gateway/index.js',
+    });
   });
 });

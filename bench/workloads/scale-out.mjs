@@ -10,7 +10,10 @@
 //
 // The server process is replaceable (e.g. by `agentwire serve`): BENCH_SCALE_OUT_SERVER is a command line
 // (split on spaces; `{redis}` is replaced by the Redis URL) that starts one process serving MCP over HTTP and
-// prints its endpoint URL (`http://…/<path>`) on stdout.
+// prints its endpoint URL (`http://…/<path>`) on stdout. BENCH_SCALE_OUT_TOKEN, when set, is handed to that
+// process and sent by the clients as a bearer token. With the gateway:
+//   BENCH_SCALE_OUT_TOKEN=bench-token BENCH_SCALE_OUT_SERVER='node bench/fixtures/serve-gateway.mjs {redis}' \
+//     node --no-warnings bench/workloads/scale-out.mjs --merge
 //   npm run build && node --no-warnings bench/workloads/scale-out.mjs [--quick] [--merge]
 // (--merge: into bench/results.json and this workload's section of bench/RESULTS.md; without it, JSON on
 // stdout). run.mjs runs it as workload 12.
@@ -110,7 +113,8 @@ async function startServer(redisUrl) {
     custom === undefined
       ? [process.execPath, SERVER]
       : custom.split(' ').map((part) => part.replaceAll('{redis}', redisUrl));
-  const env = smallEnv({ BENCH_REDIS_URL: redisUrl });
+  const token = process.env.BENCH_SCALE_OUT_TOKEN;
+  const env = smallEnv({ BENCH_REDIS_URL: redisUrl, ...(token && { BENCH_SCALE_OUT_TOKEN: token }) });
   const { found, stop } = await startChild(command, args, env, /http:\/\/\S+/, 'the server process');
   return { url: found, stop };
 }
@@ -144,6 +148,7 @@ async function burst(client, calls) {
 /** Runs workload 12; `counts` = { calls, rounds, bursts }. */
 export async function runScaleOut({ calls, rounds, bursts }, log = () => {}) {
   const started = [];
+  const loadAtStart = loadavg().map((load) => round(load, 2));
   try {
     const redis = await startRedis();
     started.push(redis);
@@ -154,7 +159,11 @@ export async function runScaleOut({ calls, rounds, bursts }, log = () => {}) {
     const { MCPClient } = await agentwire();
     const clients = {};
     for (const [id, balancer] of Object.entries(balancers)) {
-      clients[id] = MCPClient.fromUrl(balancer.url, { name: `scale-out-${id}` });
+      const token = process.env.BENCH_SCALE_OUT_TOKEN;
+      clients[id] = MCPClient.fromUrl(balancer.url, {
+        name: `scale-out-${id}`,
+        ...(token && { headers: { authorization: `Bearer ${token}` } }),
+      });
       started.push({ stop: () => clients[id].disconnect() });
       await clients[id].connect();
       // Warm-up (JIT, sockets): the second server process gets traffic only from the second balancer, so
@@ -180,6 +189,7 @@ export async function runScaleOut({ calls, rounds, bursts }, log = () => {}) {
       rounds,
       cores: availableParallelism(),
       loadAtEnd: round(loadavg()[0], 2),
+      loadAverages: { start: loadAtStart, end: loadavg().map((load) => round(load, 2)) },
       custom: process.env.BENCH_SCALE_OUT_SERVER ?? null,
       one,
       two,
@@ -204,6 +214,11 @@ export function renderScaleOut(s) {
     '| server processes | median burst | calls per second | two / one |\n|---|---|---|---|',
     `| one | ${s.one.burstMs} ms | ${s.one.callsPerSecond} | — |`,
     `| two | ${s.two.burstMs} ms | ${s.two.callsPerSecond} | ${s.ratio}× |\n`,
+    ...(s.loadAverages
+      ? [
+          `Machine load (\`uptime\` load averages over 1, 5 and 15 minutes): ${s.loadAverages.start.join(', ')} at the start, ${s.loadAverages.end.join(', ')} at the end, on ${s.cores} cores shared with other work.\n`,
+        ]
+      : []),
     'The client, the balancer, Redis and the server processes share the cores: a second server process adds throughput only where a core is left for it, so on a 2-core machine busy with other work (the load average above) the ratio is bound by noise; quote it from a machine with a core per process.',
     END,
   ].join('\n');
@@ -225,7 +240,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (!process.argv.includes('--merge')) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
-    const command = `node bench/workloads/scale-out.mjs${quick ? ' --quick' : ''} --merge`;
+    const custom = process.env.BENCH_SCALE_OUT_SERVER;
+    const token = process.env.BENCH_SCALE_OUT_TOKEN ? 'BENCH_SCALE_OUT_TOKEN=<any> ' : '';
+    const command = `${token}${custom === undefined ? '' : `BENCH_SCALE_OUT_SERVER='${custom}' `}node bench/workloads/scale-out.mjs${quick ? ' --quick' : ''} --merge`;
     const file = path.join(root, 'bench', 'results.json');
     const results = JSON.parse(readFileSync(file, 'utf8'));
     results.workloads.scaleOut = { ...result, measuredAt: new Date().toISOString(), command };

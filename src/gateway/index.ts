@@ -17,6 +17,14 @@ export {
   readGatewaySettings,
 } from './options.js';
 export {
+  createRedisEventBus,
+  DEFAULT_REDIS_CHANNEL_PREFIX,
+  RedisEventBus,
+  RedisEventBusError,
+  type RedisEventBusOperation,
+  type RedisEventBusOptions,
+} from './redis-event-bus.js';
+export {
   type MCPGatewayStatusDocument,
   type MCPGatewayUpstreamStatus,
   STATUS_RESOURCE,

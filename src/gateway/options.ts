@@ -64,6 +64,13 @@ export interface MCPGatewayFileSettings extends MCPGatewayNaming {
   maxRequestBodyBytes?: number;
   /** `allowedHosts`: extra Host names accepted besides the loopback names. */
   allowedHosts?: string[];
+  /**
+   * `redisUrl`: the Redis server (`redis://[user:password@]host[:port][/db]`, `rediss://…` for TLS) whose
+   * pub/sub carries change events between gateway processes; see `createRedisEventBus`. Never printed.
+   */
+  redisUrl?: string;
+  /** `redisChannelPrefix`: the bus's `channelPrefix` (default `'agentwire:mcp:'`). */
+  redisChannelPrefix?: string;
 }
 
 /**
@@ -100,6 +107,10 @@ export function readGatewaySettings(file: string): MCPGatewayFileSettings {
   if (subscriptions !== undefined) settings.maxSubscriptions = subscriptions;
   const body = count('maxRequestBodyBytes');
   if (body !== undefined) settings.maxRequestBodyBytes = body;
+  const redisUrl = text('redisUrl');
+  if (redisUrl !== undefined) settings.redisUrl = redisUrl;
+  const channelPrefix = text('redisChannelPrefix');
+  if (channelPrefix !== undefined) settings.redisChannelPrefix = channelPrefix;
   const hosts = section.allowedHosts;
   if (hosts !== undefined) {
     if (!Array.isArray(hosts) || !hosts.every((host) => typeof host === 'string'))

@@ -36,6 +36,17 @@ describe('readGatewaySettings', () => {
     });
   });
 
+  it('reads the Redis event bus settings', () => {
+    const at = file(
+      'redis.json',
+      '{"gateway": {"redisUrl": "redis://:pw@redis.internal:6380/2", "redisChannelPrefix": "gw:"}, "mcpServers": {}}',
+    );
+    expect(readGatewaySettings(at)).toEqual({
+      redisUrl: 'redis://:pw@redis.internal:6380/2',
+      redisChannelPrefix: 'gw:',
+    });
+  });
+
   it('reads nothing from a file without a gateway section or prefixes', () => {
     expect(readGatewaySettings(file('plain.json', '{"mcpServers": {"a": {"command": "x"}}}'))).toEqual({});
   });
@@ -56,6 +67,12 @@ describe('readGatewaySettings', () => {
       '{"gateway": {"allowedHosts": "x"}}',
       '"gateway.allowedHosts" must be an array of strings',
       'allowedHosts',
+    ],
+    ['{"gateway": {"redisUrl": 6379}}', '"gateway.redisUrl" must be a non-empty string', 'redisUrl'],
+    [
+      '{"gateway": {"redisChannelPrefix": ""}}',
+      '"gateway.redisChannelPrefix" must be a non-empty string',
+      'redisChannelPrefix',
     ],
     [
       '{"mcpServers": {"a": {"command": "x", "prefix": 3}}}',

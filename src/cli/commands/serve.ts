@@ -2,13 +2,17 @@
  * `agentwire serve --config <file>`: the enabled servers of a configuration file served as one MCP server
  * (src/gateway/), over Streamable HTTP (`--port`, `--host`) or stdio (`--stdio`), until SIGINT / SIGTERM or,
  * with `--stdio`, the end of stdin. The HTTP endpoint requires a bearer token, read from the environment
- * variable `--token-env` (or the file's `gateway.bearerTokenEnv`) names; the token is never printed.
+ * variable `--token-env` (or the file's `gateway.bearerTokenEnv`) names; the token is never printed. With
+ * `--redis-url` (or `AGENTWIRE_REDIS_URL`, or `gateway.redisUrl`) the change events of `subscriptions/listen`
+ * go through Redis pub/sub (serve-redis.ts), so several `serve` processes behind one load balancer notify
+ * each other's listeners (MCP spec 2026-07-28, "Subscriptions").
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../io.js';
 import { positiveInteger } from '../server-flags.js';
 import { UsageError } from '../usage-error.js';
+import { openServeBus } from './serve-redis.js';
 
 interface ServeOptions {
   config: string;
@@ -18,6 +22,8 @@ interface ServeOptions {
   tokenEnv?: string;
   connectTimeout?: number;
   callTimeout?: number;
+  redisUrl?: string;
+  redisChannelPrefix?: string;
 }
 
 /** Default `--port`. */
@@ -28,7 +34,8 @@ export const DEFAULT_SERVE_PORT = 8787;
  * connected, then `serving on <url>` or `serving on stdio`.
  *
  * Exit codes: 0 stopped by a signal or the end of stdin, 2 the command line or file is wrong (no token for
- * HTTP included), 3 the port cannot be bound.
+ * HTTP included, a Redis URL that is not `redis:` / `rediss:`), 3 the port cannot be bound or Redis cannot be
+ * connected to.
  */
 export function registerServeCommand(program: Command, context: CommandContext): void {
   program
@@ -45,6 +52,14 @@ export function registerServeCommand(program: Command, context: CommandContext):
     .option('--token-env <name>', 'environment variable holding the bearer token HTTP clients must send')
     .option('--connect-timeout <ms>', 'bound on connecting to each server, in ms', positiveInteger)
     .option('--call-timeout <ms>', 'bound on each relayed tool call, in ms (default 60000)', positiveInteger)
+    .option(
+      '--redis-url <url>',
+      'share change notifications with other serve processes through Redis (redis://[user:password@]host[:port][/db]; default $AGENTWIRE_REDIS_URL, then gateway.redisUrl)',
+    )
+    .option(
+      '--redis-channel-prefix <prefix>',
+      'prefix of the Redis pub/sub channel, the same for every process of one gateway (default agentwire:mcp:)',
+    )
     .action(async (options: ServeOptions) => {
       const { loadServerConfig } = await import('../../mcp/index.js');
       const { MCPGateway, readGatewaySettings } = await import('../../gateway/index.js');
@@ -62,17 +77,35 @@ export function registerServeCommand(program: Command, context: CommandContext):
         if (!token)
           throw new UsageError(`serve: the environment variable ${variable} (the bearer token) is not set`);
       }
-      const gateway = MCPGateway.fromConfig(config, {
-        ...settings,
-        clients: {
-          reconnect: { enabled: true },
-          ...(options.connectTimeout !== undefined && { connectTimeoutMs: options.connectTimeout }),
-          callOptions: { timeoutMs: options.callTimeout ?? 60_000, resetTimeoutOnProgress: true },
-          // Kept for their errors only, never written out: with --stdio our stdout is the protocol.
-          stderr: 'capture',
+      const opened = await openServeBus(
+        {
+          flagUrl: options.redisUrl,
+          flagPrefix: options.redisChannelPrefix,
+          fileUrl: settings.redisUrl,
+          filePrefix: settings.redisChannelPrefix,
         },
-      });
+        context,
+      );
+      if (opened.kind === 'failed') {
+        context.exit(ExitCode.connection);
+        return;
+      }
+      const bus = opened.kind === 'bus' ? opened.bus : undefined;
+      if (bus) io.stderr(`sharing change notifications through Redis at ${bus.server} (${bus.channel})\n`);
+      const { redisUrl: _url, redisChannelPrefix: _prefix, ...gatewaySettings } = settings;
+      let gateway: InstanceType<typeof MCPGateway> | undefined;
       try {
+        gateway = MCPGateway.fromConfig(config, {
+          ...gatewaySettings,
+          ...(bus && { bus }),
+          clients: {
+            reconnect: { enabled: true },
+            ...(options.connectTimeout !== undefined && { connectTimeoutMs: options.connectTimeout }),
+            callOptions: { timeoutMs: options.callTimeout ?? 60_000, resetTimeoutOnProgress: true },
+            // Kept for their errors only, never written out: with --stdio our stdout is the protocol.
+            stderr: 'capture',
+          },
+        });
         const results = await gateway.start(io.signal ? { signal: io.signal } : {});
         for (const result of results)
           io.stderr(
@@ -109,7 +142,8 @@ export function registerServeCommand(program: Command, context: CommandContext):
         }
         io.stderr('stopping\n');
       } finally {
-        await gateway.close();
+        await gateway?.close();
+        await bus?.close();
       }
     });
 }
