@@ -139,14 +139,21 @@ function toRequest(req: IncomingMessage, body: Buffer, signal: AbortSignal): Req
   });
 }
 
-/** Writes a web `Response` to `res`, streaming its body (SSE responses stay open until they end). */
+/** Writes a web `Response` to `res`: a JSON body at once, an SSE body streamed (it stays open until it ends). */
 async function write(response: Response, res: ServerResponse): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  if (!response.body) return void res.writeHead(response.status, headers).end();
+  if (!headers['content-type']?.startsWith('text/event-stream')) {
+    // A JSON answer is complete once the handler returns it: one write with its length, rather than a
+    // chunked stream (head, chunk, terminator), costs a single syscall and wake-up of the client per call.
+    const body = Buffer.from(await response.arrayBuffer());
+    headers['content-length'] = String(body.length);
+    return void res.writeHead(response.status, headers).end(body);
+  }
   res.writeHead(response.status, headers);
-  if (!response.body) return void res.end();
   const stream = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
   res.on('close', () => stream.destroy());
   stream.on('error', () => res.destroy());
