@@ -125,7 +125,13 @@ export class MCPGateway {
     });
     this.#handlers.add(handler);
     const host = await listenHttp(
-      { handler, access, status: () => this.status(), maxRequestBodyBytes },
+      {
+        handler,
+        access,
+        status: () => this.status(),
+        maxRequestBodyBytes,
+        onListen: (uris) => this.#subscriptions.listen(uris, (uri) => this.#catalog.resolveResource(uri)),
+      },
       options,
     ).catch((error: unknown) => {
       this.#handlers.delete(handler);

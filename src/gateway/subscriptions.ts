@@ -73,6 +73,26 @@ export class ResourceSubscriptions {
     await Promise.all(uris.map((uri) => this.unsubscribe(holder, uri)));
   }
 
+  /**
+   * A 2026-07-28 listen stream's `resourceSubscriptions`: each URI with an owner (`resolve`) is followed at
+   * its upstream while the stream is open; the bus delivers the updates. Returns the stream's release.
+   */
+  listen(uris: string[], resolve: (uri: string) => Promise<MCPClient | undefined>): () => void {
+    // The bus delivers to listen streams, filtered by the SDK; this holder only keeps the upstream's.
+    const holder: SubscriptionHolder = { updated: () => {} };
+    let released = false;
+    const held = Promise.all(
+      uris.map(async (uri) => {
+        const client = await resolve(uri).catch(() => undefined);
+        if (client && !released) await this.subscribe(holder, uri, client).catch(() => {});
+      }),
+    );
+    return () => {
+      released = true;
+      void held.then(() => this.release(holder));
+    };
+  }
+
   /** Stops following the upstreams' notifications. */
   close(): void {
     for (const detach of this.#detach) detach();

@@ -2,7 +2,8 @@
  * `completion/complete` routed to the upstream that owns the prompt (its prefixed name mapped back) or the
  * resource template, over Streamable HTTP in both eras; and resource subscriptions on a 2025-era stdio
  * connection: `resources/subscribe` reaches the upstream owning the URI, its
- * `notifications/resources/updated` comes back to the subscriber, and `resources/unsubscribe` ends both.
+ * `notifications/resources/updated` comes back to the subscriber, and `resources/unsubscribe` ends both;
+ * and the same through a 2026-07-28 `subscriptions/listen` filter (agentwire's client over HTTP).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +16,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCPGateway } from '../../src/gateway/index.js';
-import { loadServerConfig } from '../../src/mcp/index.js';
+import { loadServerConfig, MCPClient } from '../../src/mcp/index.js';
 import { EVERYTHING, tempDir } from '../helpers.js';
 
 const TOKEN = 'gateway-subscriptions-token-0123456789';
@@ -150,6 +151,32 @@ describe('resource subscriptions on a 2025-era stdio connection', () => {
     } finally {
       await client.close();
       await host.close();
+    }
+  }, 30_000);
+});
+
+describe('resource subscriptions through a 2026-07-28 listen filter', () => {
+  it("follows the filter's URI at the owning upstream and delivers its updates on the listen stream", async () => {
+    const client = MCPClient.fromUrl(url, {
+      name: 'gateway',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    const upstream = gateway.servers.get('everything')!;
+    try {
+      await client.connect();
+      expect(client.getProtocolVersion()).toBe('2026-07-28');
+      const uri = 'demo://resource/dynamic/text/2';
+      const updated = new Promise<string>((resolve) =>
+        client.on('resourceUpdated', (event) => resolve(event.uri)),
+      );
+      await client.subscribeResource(uri);
+      // The gateway's upstream subscription follows the listen request; updates start with the toggle.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await upstream.callTool('toggle-subscriber-updates', {});
+      expect(await updated).toBe(uri);
+    } finally {
+      await upstream.callTool('toggle-subscriber-updates', {});
+      await client.disconnect();
     }
   }, 30_000);
 });
