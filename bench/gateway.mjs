@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 // `agentwire serve` against calling the upstreams directly, in one run: agentwire's client calls `echo` on
 // server-everything and on the fast fixture (stdio upstreams) directly, and through the gateway over stdio
 // (`serve --stdio`: one more stdio hop) and over Streamable HTTP (`serve --port`), taking turns in rounds
 // (the first rotating) so load drifts hit every path alike. Reported: median round trip per path and
 // through / direct (goal: ≤ 1.3× direct over stdio), and 1 000 concurrent calls (wall time, through /
-// direct). Writes bench/results-gateway.json.
+// direct), and the gateway process's own CPU time per call (user + system, from /proc: on a loaded machine
+// the figure wall time cannot give). Writes bench/results-gateway.json.
+//   AGENTWIRE_DIST=<dir> measures another build (e.g. the one before a change) with this same script.
 //   npm run build && node --no-warnings bench/gateway.mjs [--quick] [--no-write]
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -67,6 +69,28 @@ function startHttpGateway() {
   });
 }
 
+/** Child pids of this process (Linux: pgrep), to find the stdio gateway the client spawned. */
+function childPids() {
+  try {
+    return execFileSync('pgrep', ['-P', String(process.pid)])
+      .toString()
+      .trim()
+      .split('\n')
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+/** CPU time of process `pid` so far, in µs (utime + stime of /proc/<pid>/stat), or NaN off Linux. */
+function cpuUs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 const clients = {};
 for (const [name, { command, args: argv }] of Object.entries(UPSTREAMS)) {
   clients[`direct ${name}`] = MCPClient.fromStdio({ command, args: argv, env: smallEnv() }, { name });
@@ -80,7 +104,16 @@ clients['gateway http'] = MCPClient.fromUrl(http.url, {
   name: 'gateway-http',
   headers: { authorization: `Bearer ${TOKEN}` },
 });
-await Promise.all(Object.values(clients).map((client) => client.connect()));
+await Promise.all(
+  Object.entries(clients)
+    .filter(([one]) => one !== 'gateway stdio')
+    .map(([, client]) => client.connect()),
+);
+// The stdio gateway's process: the one child its client's connect adds (HTTP's is http.child).
+const before = childPids();
+await clients['gateway stdio'].connect();
+const stdioGatewayPid = childPids().find((pid) => !before.includes(pid) && pid !== http.child.pid);
+const GATEWAY_PIDS = { 'gateway stdio': stdioGatewayPid, 'gateway http': http.child.pid };
 
 /** The calls of one path: [client, tool, input] per upstream. */
 const PATHS = {
@@ -94,6 +127,7 @@ try {
   for (const name of Object.keys(UPSTREAMS)) {
     const input = UPSTREAMS[name].input;
     const samples = Object.fromEntries(Object.keys(PATHS).map((one) => [one, []]));
+    const cpu = { 'gateway stdio': 0, 'gateway http': 0 };
     for (const route of Object.values(PATHS)) {
       const [client, tool] = route(name);
       for (let i = 0; i < COUNTS.warmup; i++) await client.callTool(tool, input);
@@ -101,11 +135,13 @@ try {
     for (let r = 0; r < COUNTS.rounds; r++) {
       for (const one of rotate(Object.keys(PATHS), r)) {
         const [client, tool] = PATHS[one](name);
+        const cpuStart = GATEWAY_PIDS[one] === undefined ? 0 : cpuUs(GATEWAY_PIDS[one]);
         for (let i = 0; i < COUNTS.perRound; i++) {
           const start = performance.now();
           await client.callTool(tool, input);
           samples[one].push(usSince(start));
         }
+        if (GATEWAY_PIDS[one] !== undefined) cpu[one] += cpuUs(GATEWAY_PIDS[one]) - cpuStart;
       }
     }
     const concurrent = {};
@@ -124,6 +160,9 @@ try {
     results.upstreams[name] = {
       roundTripMedianUs: medianUs,
       roundTripP90Us: p90Us,
+      gatewayCpuPerCallUs: Object.fromEntries(
+        Object.entries(cpu).map(([one, us]) => [one, round(us / (COUNTS.rounds * COUNTS.perRound))]),
+      ),
       roundTripRatio: {
         'gateway stdio / direct': ratio(medianUs['gateway stdio'], medianUs.direct),
         'gateway http / direct': ratio(medianUs['gateway http'], medianUs.direct),
@@ -143,5 +182,15 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 process.stdout.write(`${JSON.stringify(results.upstreams, null, 2)}\n`);
-if (!args.includes('--no-write'))
-  writeFileSync(path.join(here, 'results-gateway.json'), `${JSON.stringify(results, null, 2)}\n`);
+if (!args.includes('--no-write')) {
+  const file = path.join(here, 'results-gateway.json');
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  // The file is committed: the repo's formatter lays it out so that `npm run lint` passes as written.
+  try {
+    execFileSync(path.join(root, 'node_modules', '.bin', 'biome'), ['format', '--write', file], {
+      stdio: 'ignore',
+    });
+  } catch {
+    log('biome format failed; run `npx biome format --write bench`');
+  }
+}

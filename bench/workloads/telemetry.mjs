@@ -119,11 +119,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const text = readFileSync(report, 'utf8');
     const section = renderTelemetry(results.workloads.telemetry);
     const start = text.indexOf('\n## 13. ');
-    const next = start === -1 ? -1 : text.indexOf('\n## ', start + 1);
+    // The section ends at the next heading, or at a kept section's marker (bench/lib/kept-section.mjs).
+    const ends = ['\n## ', '\n<!-- '].map((mark) => (start === -1 ? -1 : text.indexOf(mark, start + 1)));
+    const next = Math.min(...ends.map((at) => (at === -1 ? Number.POSITIVE_INFINITY : at)));
     const spliced =
       start === -1
         ? `${text.trimEnd()}\n\n${section}\n`
-        : `${text.slice(0, start + 1)}${section}\n${next === -1 ? '' : text.slice(next)}`;
+        : `${text.slice(0, start + 1)}${section}\n${next === Number.POSITIVE_INFINITY ? '' : text.slice(next)}`;
     writeFileSync(report, spliced);
     process.stderr.write('merged workload 13 into bench/results.json and bench/RESULTS.md\n');
   }

@@ -102,6 +102,13 @@ export class GatewayCatalog {
     return lists.flatMap(({ items }) => items);
   }
 
+  /** The upstream of the resource template `uriTemplate` (its first lister), for `completion/complete`. */
+  async resolveTemplate(uriTemplate: string): Promise<MCPGatewayTarget | undefined> {
+    const lists = await listOf(this.#servers, (client) => client.listResourceTemplates());
+    const owner = lists.find(({ items }) => items.some((item) => item.uriTemplate === uriTemplate));
+    return owner && { client: owner.client, name: uriTemplate };
+  }
+
   /** The upstream of resource `uri`: the one that listed it, else the first whose template matches it. */
   async resolveResource(uri: string): Promise<MCPClient | undefined> {
     const known = this.#resourceOwners.get(uri);

@@ -35,6 +35,7 @@ import { InputRelay } from './relay.js';
 import { type GatewayRoutes, gatewayServerFactory } from './routing.js';
 import { GatewayStatus, type MCPGatewayStatusDocument } from './status.js';
 import { type MCPGatewayStdioHost, type MCPGatewayStdioOptions, serveGatewayStdio } from './stdio-host.js';
+import { ResourceSubscriptions } from './subscriptions.js';
 
 type Change = 'tools' | 'prompts' | 'resources';
 
@@ -53,6 +54,7 @@ export class MCPGateway {
   readonly #status: GatewayStatus;
   readonly #options: MCPGatewayOptions;
   readonly #bus: ServerEventBus;
+  readonly #subscriptions: ResourceSubscriptions;
   readonly #stdioInstances = new Set<Server>();
   readonly #hosts = new Set<{ close(): Promise<void> }>();
   readonly #handlers = new Set<McpHttpHandler>();
@@ -86,6 +88,7 @@ export class MCPGateway {
     this.#catalog = new GatewayCatalog(servers, options);
     this.#status = new GatewayStatus(servers, (server, name) => this.#catalog.gatewayName(server, name));
     this.#bus = options.bus ?? new InMemoryServerEventBus();
+    this.#subscriptions = new ResourceSubscriptions(servers, this.#bus);
     this.#follow();
   }
 
@@ -122,7 +125,13 @@ export class MCPGateway {
     });
     this.#handlers.add(handler);
     const host = await listenHttp(
-      { handler, access, status: () => this.status(), maxRequestBodyBytes },
+      {
+        handler,
+        access,
+        status: () => this.status(),
+        maxRequestBodyBytes,
+        onListen: (uris) => this.#subscriptions.listen(uris, (uri) => this.#catalog.resolveResource(uri)),
+      },
       options,
     ).catch((error: unknown) => {
       this.#handlers.delete(handler);
@@ -150,6 +159,7 @@ export class MCPGateway {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       for (const detach of this.#detach) detach();
+      this.#subscriptions.close();
       this.#relay.close();
       await Promise.allSettled([...this.#hosts].map((host) => host.close()));
       await this.servers.disconnectAll();
@@ -163,6 +173,7 @@ export class MCPGateway {
       catalog: this.#catalog,
       relay: this.#relay,
       status: this.#status,
+      subscriptions: this.#subscriptions,
       serverInfo: this.#options.serverInfo ?? { name: 'agentwire-gateway', version: VERSION },
       ...(track && { track }),
     };

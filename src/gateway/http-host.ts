@@ -40,6 +40,11 @@ export interface HttpHostRoutes {
   access: MCPGatewayAccessCheck;
   status: () => unknown;
   maxRequestBodyBytes: number;
+  /**
+   * Told of a `subscriptions/listen` stream's `resourceSubscriptions` as it opens; the returned function is
+   * called when the stream closes.
+   */
+  onListen?: (uris: string[]) => () => void;
 }
 
 /**
@@ -105,7 +110,32 @@ async function serve(routes: HttpHostRoutes, req: IncomingMessage, res: ServerRe
     res.writeHead(200, { 'content-type': 'application/json' });
     return void res.end(JSON.stringify(routes.status()));
   }
+  const release = routes.onListen && listenedUris(body, routes.onListen);
+  if (release) res.on('close', release);
   return write(await routes.handler.fetch(request, { authInfo: access }), res);
+}
+
+/**
+ * The `resourceSubscriptions` of a `subscriptions/listen` request (MCP spec 2026-07-28, "Subscriptions"),
+ * handed to `onListen`; its release function, or undefined for any other body. The SDK's handler still
+ * parses and checks the request itself: this only learns which URIs to follow at their upstreams.
+ */
+function listenedUris(body: Buffer, onListen: (uris: string[]) => () => void): (() => void) | undefined {
+  // Cheap test first: only a listen request is parsed twice.
+  if (!body.includes('subscriptions/listen')) return undefined;
+  let message: unknown;
+  try {
+    message = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const { method, params } = (message ?? {}) as { method?: unknown; params?: { notifications?: unknown } };
+  if (method !== 'subscriptions/listen') return undefined;
+  const uris = (params?.notifications as { resourceSubscriptions?: unknown } | undefined)
+    ?.resourceSubscriptions;
+  if (!Array.isArray(uris)) return undefined;
+  const strings = uris.filter((uri): uri is string => typeof uri === 'string');
+  return strings.length > 0 ? onListen(strings) : undefined;
 }
 
 /** The body, or `'too_large'` once it passes `max` bytes (the rest is not read). */
@@ -139,14 +169,21 @@ function toRequest(req: IncomingMessage, body: Buffer, signal: AbortSignal): Req
   });
 }
 
-/** Writes a web `Response` to `res`, streaming its body (SSE responses stay open until they end). */
+/** Writes a web `Response` to `res`: a JSON body at once, an SSE body streamed (it stays open until it ends). */
 async function write(response: Response, res: ServerResponse): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  if (!response.body) return void res.writeHead(response.status, headers).end();
+  if (!headers['content-type']?.startsWith('text/event-stream')) {
+    // A JSON answer is complete once the handler returns it: one write with its length, rather than a
+    // chunked stream (head, chunk, terminator), costs a single syscall and wake-up of the client per call.
+    const body = Buffer.from(await response.arrayBuffer());
+    headers['content-length'] = String(body.length);
+    return void res.writeHead(response.status, headers).end(body);
+  }
   res.writeHead(response.status, headers);
-  if (!response.body) return void res.end();
   const stream = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
   res.on('close', () => stream.destroy());
   stream.on('error', () => res.destroy());

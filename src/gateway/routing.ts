@@ -18,12 +18,15 @@ import { MCPCallError } from '../mcp/protocol/errors.js';
 import type { GatewayCatalog } from './catalog.js';
 import type { InputRelay, RelayRound } from './relay.js';
 import { type GatewayStatus, STATUS_RESOURCE } from './status.js';
+import type { ResourceSubscriptions, SubscriptionHolder } from './subscriptions.js';
 
 /** What the handlers need of the gateway. */
 export interface GatewayRoutes {
   catalog: GatewayCatalog;
   relay: InputRelay;
   status: GatewayStatus;
+  /** Resource subscriptions shared by every instance; without it, none are offered. */
+  subscriptions?: ResourceSubscriptions;
   serverInfo: { name: string; version: string };
   /** Told of each instance made, and of its closing (stdio instances deliver their own notifications). */
   track?: (server: Server) => void;
@@ -44,15 +47,20 @@ const OWN_META = new Set(['io.modelcontextprotocol/serverInfo']);
 /** A factory for `createMcpHandler` / `serveStdio`: a fresh server for one era, with the gateway's handlers. */
 export function gatewayServerFactory(routes: GatewayRoutes): (context: McpRequestContext) => Server {
   return ({ era }) => {
+    // Subscriptions are offered where updates can reach the client: on 2026-07-28 listen streams, and on
+    // a 2025-era connection that lasts (stdio), not on the stateless 2025 HTTP leg.
+    const subscriptions = era === 'modern' || routes.legacyCanAsk ? routes.subscriptions : undefined;
     const server = new Server(routes.serverInfo, {
       capabilities: {
         tools: { listChanged: true },
-        resources: { listChanged: true },
+        resources: { listChanged: true, ...(subscriptions && { subscribe: true }) },
         prompts: { listChanged: true },
+        completions: {},
       },
     });
     register(server, routes, era === 'modern' || routes.legacyCanAsk);
     routes.track?.(server);
+    if (subscriptions && era !== 'modern') subscribeHandlers(server, routes.catalog, subscriptions);
     return server;
   };
 }
@@ -104,6 +112,59 @@ function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void 
     const result = await relayed(relay, client, ctx, (signal) => client.readResource(uri, { signal }));
     return passThrough(result) as never;
   });
+  server.setRequestHandler('completion/complete', async (request, ctx) => {
+    const { ref, argument, context } = request.params;
+    const target =
+      ref.type === 'ref/prompt'
+        ? await catalog.resolvePrompt(ref.name)
+        : await catalog.resolveTemplate(ref.uri);
+    if (!target)
+      throw invalidParams(`${ref.type === 'ref/prompt' ? 'Prompt' : 'Resource template'} not found`);
+    // The prompt goes back under its upstream name; a template keeps its URI template.
+    const upstreamRef = ref.type === 'ref/prompt' ? { type: ref.type, name: target.name } : ref;
+    const completion = await relayed(relay, target.client, ctx, (signal) =>
+      target.client.complete(
+        {
+          ref: upstreamRef,
+          argument,
+          ...(context?.arguments && { context: { arguments: context.arguments } }),
+        },
+        { signal },
+      ),
+    );
+    return { completion } as never;
+  });
+}
+
+/** `resources/subscribe` / `unsubscribe` of a 2025-era connection, held until the connection closes. */
+function subscribeHandlers(server: Server, catalog: GatewayCatalog, subscriptions: ResourceSubscriptions) {
+  const holder: SubscriptionHolder = {
+    updated: (uri) => {
+      server.sendResourceUpdated({ uri }).catch(() => {
+        // The connection is closing: it has nobody left to tell.
+      });
+    },
+  };
+  server.setRequestHandler('resources/subscribe', async (request) => {
+    const { uri } = request.params;
+    const client = await catalog.resolveResource(uri);
+    if (!client) throw invalidParams(`Resource ${uri} not found`);
+    try {
+      await subscriptions.subscribe(holder, uri, client);
+    } catch (error) {
+      throw upstreamError(error, client.name);
+    }
+    return {};
+  });
+  server.setRequestHandler('resources/unsubscribe', async (request) => {
+    await subscriptions.unsubscribe(holder, request.params.uri);
+    return {};
+  });
+  const closed = server.onclose;
+  server.onclose = () => {
+    closed?.();
+    void subscriptions.release(holder);
+  };
 }
 
 /** One round of `start` through the relay, with an upstream failure turned into the client's error. */
