@@ -17,6 +17,7 @@ import type { ServerEventBus } from '@modelcontextprotocol/server';
 import { isRecord } from '../core/json.js';
 import { parseConfigText } from '../mcp/config/text.js';
 import { MCPConfigError } from '../mcp/protocol/errors.js';
+import { serverPrefix } from '../mcp/servers/prefix.js';
 
 /** Default of `maxRequestBodyBytes`: 4 MiB, the MCP SDK's. */
 export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
@@ -128,8 +129,35 @@ export function readGatewaySettings(file: string): MCPGatewayFileSettings {
       );
     prefixes[name] = entry.prefix;
   }
+  refuseSharedPrefixes(file, Object.keys(entries), prefixes);
   if (Object.keys(prefixes).length > 0) settings.prefixes = prefixes;
   return settings;
+}
+
+/**
+ * Two entries whose tools would be named with the same prefix (a `"prefix"` given twice, or one equal to
+ * another entry's name) would hide each other's tools of the same name, and which upstream a call reaches
+ * could not be told: refused, naming both entries.
+ * @throws MCPConfigError naming the file, the second entry and its `prefix` field.
+ */
+function refuseSharedPrefixes(
+  file: string,
+  names: readonly string[],
+  prefixes: Readonly<Record<string, string | false>>,
+): void {
+  const owners = new Map<string, string>();
+  for (const name of names) {
+    const prefix = prefixes[name] ?? name;
+    if (prefix === false) continue;
+    const key = serverPrefix(prefix);
+    const owner = owners.get(key);
+    if (owner !== undefined)
+      throw new MCPConfigError(
+        `config ${file}: servers "${owner}" and "${name}" would both prefix their tools with "${key}"; give one a "prefix" of its own`,
+        { file, entry: name, field: 'prefix' },
+      );
+    owners.set(key, name);
+  }
 }
 
 function settingError(file: string, key: string, problem: string): MCPConfigError {

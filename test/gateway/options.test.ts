@@ -79,6 +79,16 @@ describe('readGatewaySettings', () => {
       'server "a": "prefix" must be a non-empty string or false',
       'prefix',
     ],
+    [
+      '{"mcpServers": {"a": {"command": "x", "prefix": "x"}, "b": {"command": "y", "prefix": "x"}}}',
+      'servers "a" and "b" would both prefix their tools with "x"; give one a "prefix" of its own',
+      'prefix',
+    ],
+    [
+      '{"mcpServers": {"fs": {"command": "x"}, "b": {"command": "y", "prefix": "fs"}}}',
+      'servers "fs" and "b" would both prefix their tools with "fs"; give one a "prefix" of its own',
+      'prefix',
+    ],
   ])('refuses %s', (text, problem, field) => {
     const at = file('bad.json', text);
     const error = (() => {
