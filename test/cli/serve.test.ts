@@ -4,9 +4,11 @@
  * client in both negotiation modes: the tool list, an elicitation relayed as a 2025 server request, a call
  * cancelled mid-way; the end of stdin stopping everything). Uses the built CLI (dist/).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,6 +85,25 @@ describe('agentwire serve over HTTP', () => {
     const run = await runBuilt(['serve', '--config', fleet.config, '--port', '0'], { env: plainEnv() });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('GATEWAY_TOKEN');
+  });
+
+  it('refuses to start, exit 2, when an entry of the configuration is malformed', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'serve-config-'));
+    const config = path.join(dir, 'bad.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { e: { command: 'node', args: ['x.js'], maxConcurrentCalls: -1 } } }),
+    );
+    try {
+      const run = await runBuilt(['serve', '--stdio', '--config', config], { env: plainEnv() });
+      expect(run).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `error: config ${config}: server "e": "maxConcurrentCalls" must be a whole number of at least 1\n`,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('exits 3 when the port is taken', async () => {

@@ -64,6 +64,9 @@ export function registerServeCommand(program: Command, context: CommandContext):
       const { loadServerConfig } = await import('../../mcp/index.js');
       const { MCPGateway, readGatewaySettings } = await import('../../gateway/index.js');
       const config = await loadServerConfig(options.config);
+      // A gateway serves one fixed set: an entry it cannot read is the operator's to fix before it starts.
+      const [invalid] = config.invalid;
+      if (invalid !== undefined) throw invalid.error;
       const settings = readGatewaySettings(config.source);
       const io = context.io;
       let token: string | undefined;
