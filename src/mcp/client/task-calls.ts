@@ -8,6 +8,8 @@ import type { MCPTask } from '../protocol/tasks.js';
 import type { CallToolResult, Progress } from '../protocol/types.js';
 import type { MCPToolCallOptions, ResolvedCallOptions } from '../session/call-options.js';
 
+export type { MCPTask } from '../protocol/tasks.js';
+
 /** A task-backed call in flight; see {@link MCPClient.callToolAsTask}. */
 export interface MCPTaskCall {
   /** The tool's final result (as `callTool` resolves); rejects as `callTool` rejects. */

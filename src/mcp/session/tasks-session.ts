@@ -6,10 +6,11 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { isRecord } from '../../core/json.js';
 import { MCPCallError } from '../protocol/errors.js';
-import type { MCPTaskSupport } from '../protocol/tasks.js';
+import type { MCPTask, MCPTaskSupport } from '../protocol/tasks.js';
 import type { CallToolResult, MCPToolDefinition } from '../protocol/types.js';
 import type { DirectRequests } from './calls.js';
 import type { InputRoundsContext } from './modern-calls.js';
+import type { RequestOptions } from './request-options.js';
 import {
   createLegacyTask,
   type LegacyTaskCapabilities,
@@ -17,6 +18,7 @@ import {
   legacyTaskCapabilities,
 } from './tasks-legacy.js';
 import { advertisesTasksExtension, createdTask, ModernTaskWire, tasksMeta } from './tasks-modern.js';
+import { cancelTask, getTask, listTasks, type TaskRequestsSetup } from './tasks-requests.js';
 import { runTask, TaskRequestError, type TaskRunContext, type TaskRunOptions } from './tasks-run.js';
 
 /** A task-backed call's options: a request's, and the task's (call-options.ts). */
@@ -43,7 +45,7 @@ export interface SessionTasksSetup {
   /** Failures that belong to no call (a cancellation that could not be sent). */
   onError(error: Error): void;
   /** Maps a failure of `method` for `toolName` as the session maps its requests' (error-mapping.ts). */
-  fail(error: unknown, method: string, toolName: string): Error;
+  fail(error: unknown, method: string, toolName?: string): Error;
 }
 
 /** What a 2026-era `tools/call` adds to take part in the extension. */
@@ -167,6 +169,32 @@ export class SessionTasks {
     } catch (error) {
       throw (setup as SessionTasksSetup).fail(new TaskRequestError(taskId, error), 'tools/call', toolName);
     }
+  }
+
+  /** `tasks/list`, every page: see tasks-requests.ts. @throws MCPCallError */
+  list(options: RequestOptions): Promise<MCPTask[]> {
+    return listTasks(this.#requests(), options);
+  }
+
+  /** `tasks/get` of any task id: see tasks-requests.ts. @throws MCPCallError */
+  get(taskId: string, options: RequestOptions): Promise<MCPTask> {
+    return getTask(this.#requests(), taskId, options);
+  }
+
+  /** `tasks/cancel` of any task id: see tasks-requests.ts. @throws MCPCallError */
+  cancel(taskId: string, options: RequestOptions): Promise<MCPTask | undefined> {
+    return cancelTask(this.#requests(), taskId, options);
+  }
+
+  #requests(): TaskRequestsSetup {
+    const setup = this.#setup;
+    return {
+      server: setup?.inputs.server ?? '',
+      direct: setup?.direct,
+      legacy: this.#legacy,
+      modernMeta: this.#modernMeta,
+      fail: (error, method) => (setup as SessionTasksSetup).fail(error, method),
+    };
   }
 
   #context(toolName: string): TaskRunContext {
