@@ -268,9 +268,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     input: Record<string, unknown>,
     options: MCPToolCallOptions | undefined,
   ): Promise<CallToolResult> {
-    const resolved = withTaskEvents(resolveCallOptions(this.#callDefaults, name, options), (task) =>
-      this.emit('taskStatus', { toolName: name, task }),
-    );
+    const resolved = withTaskEvents(resolveCallOptions(this.#callDefaults, name, options), this, name);
     return callThroughConnection(this.#connection, this.#calls, name, input, resolved);
   }
 
