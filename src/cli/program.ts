@@ -14,6 +14,7 @@ import { registerRunCommand } from './commands/run.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerServersCommand } from './commands/servers.js';
 import { registerSkillsCommand } from './commands/skills.js';
+import { registerTasksCommand } from './commands/tasks.js';
 import { registerToolsCommand } from './commands/tools.js';
 import type { CommandContext } from './context.js';
 import { configureHelp } from './help-text.js';
@@ -46,6 +47,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   registerCompleteCommand(program, context);
   registerSkillsCommand(program, context);
   registerServeCommand(program, context);
+  registerTasksCommand(program, context);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;

@@ -47,7 +47,7 @@ import { ResponseCache } from './response-cache.js';
 import type { MCPSkill } from './skill-entries.js';
 import type { MCPSkillFile } from './skill-verify.js';
 import { listSkills, loadSkill, type MCPLoadedSkill, readSkillFile } from './skills.js';
-import { type MCPTaskCall, startTaskCall, withTaskEvents } from './task-calls.js';
+import { type MCPTask, type MCPTaskCall, startTaskCall, withTaskEvents } from './task-calls.js';
 import { callThroughConnection } from './tool-call.js';
 import { redactToolErrorText } from './tool-error-text.js';
 import { ToolRefresh } from './tool-refresh.js';
@@ -268,9 +268,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     input: Record<string, unknown>,
     options: MCPToolCallOptions | undefined,
   ): Promise<CallToolResult> {
-    const resolved = withTaskEvents(resolveCallOptions(this.#callDefaults, name, options), (task) =>
-      this.emit('taskStatus', { toolName: name, task }),
-    );
+    const resolved = withTaskEvents(resolveCallOptions(this.#callDefaults, name, options), this, name);
     return callThroughConnection(this.#connection, this.#calls, name, input, resolved);
   }
 
@@ -285,6 +283,21 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     options?: MCPToolCallOptions,
   ): MCPTaskCall {
     return startTaskCall((merged) => this.callTool(name, input, merged), options);
+  }
+
+  /** This client's tasks (`tasks/list`, every page). @throws MCPCallError (`protocol`: no `tasks.list`) */
+  listTasks(options?: MCPRequestOptions): Promise<MCPTask[]> {
+    return this.#requireSession('tasks/list').tasks.list(this.#requestOptions(options));
+  }
+
+  /** Any task by id, whoever created it (`tasks/get`). @throws MCPCallError (`protocol`: no tasks) */
+  getTask(taskId: string, options?: MCPRequestOptions): Promise<MCPTask> {
+    return this.#requireSession('tasks/get').tasks.get(taskId, this.#requestOptions(options));
+  }
+
+  /** `tasks/cancel` of any task id; the task, when the answer has it. @throws MCPCallError (`protocol`) */
+  cancelTask(taskId: string, options?: MCPRequestOptions): Promise<MCPTask | undefined> {
+    return this.#requireSession('tasks/cancel').tasks.cancel(taskId, this.#requestOptions(options));
   }
 
   /** Why the tool cannot be called on the current connection, if it cannot (see `Session.tasks`). */
@@ -332,15 +345,11 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     return this.#connection.requireSession(method);
   }
 
-  /** The bound on requests other than tool calls, in ms. */
-  get #connectTimeoutMs(): number {
-    return this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  }
-
-  /** `options` with the defaults, and the response cache for `session`'s cacheable requests when given. */
+  /** `options` with the defaults (bound: `connectTimeoutMs`), and `session`'s response cache when given. */
   #requestOptions(options: MCPRequestOptions = {}, session?: Session): RequestOptions {
     const cache = session && this.#cache?.forSession(session);
-    return { timeoutMs: options.timeoutMs ?? this.#connectTimeoutMs, signal: options.signal, cache };
+    const timeoutMs = options.timeoutMs ?? this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    return { timeoutMs, signal: options.signal, cache };
   }
 
   /**
@@ -391,13 +400,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     options?: MCPRequestOptions,
   ): Promise<GetPromptResult> {
     const schema = objectWithArraySchema<GetPromptResult>('messages');
-    const params = { name, arguments: args };
-    return this.#requireSession('prompts/get').request(
-      'prompts/get',
-      params,
-      schema,
-      this.#requestOptions(options),
-    );
+    const session = this.#requireSession('prompts/get');
+    return session.request('prompts/get', { name, arguments: args }, schema, this.#requestOptions(options));
   }
 
   /** `completion/complete` (MCP spec 2025-11-25, "Completion"): see {@link completeArgument}. */

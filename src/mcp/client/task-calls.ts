@@ -7,6 +7,9 @@ import { MCPCallError } from '../protocol/errors.js';
 import type { MCPTask } from '../protocol/tasks.js';
 import type { CallToolResult, Progress } from '../protocol/types.js';
 import type { MCPToolCallOptions, ResolvedCallOptions } from '../session/call-options.js';
+import type { MCPClientEvents, TypedEmitter } from './events.js';
+
+export type { MCPTask } from '../protocol/tasks.js';
 
 /** A task-backed call in flight; see {@link MCPClient.callToolAsTask}. */
 export interface MCPTaskCall {
@@ -62,17 +65,18 @@ export function startTaskCall(
   };
 }
 
-/** `options` whose `onTaskStatus` also emits the client's `taskStatus` event. */
+/** `options` whose `onTaskStatus` also emits `events`' `taskStatus` event for `toolName`. */
 export function withTaskEvents(
   options: ResolvedCallOptions,
-  emit: (task: MCPTask) => void,
+  events: Pick<TypedEmitter<MCPClientEvents>, 'emit'>,
+  toolName: string,
 ): ResolvedCallOptions {
   const own = options.onTaskStatus;
   return {
     ...options,
     onTaskStatus: (task) => {
       own?.(task);
-      emit(task);
+      events.emit('taskStatus', { toolName, task });
     },
   };
 }

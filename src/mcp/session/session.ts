@@ -199,7 +199,7 @@ export class Session {
         () => hooks.onLateMessage?.(),
         modern ? modernWire(sdk, clientInfo, declared, transport) : undefined,
       );
-    const fail = (error: unknown, method: string, toolName: string) =>
+    const fail = (error: unknown, method: string, toolName?: string) =>
       session.#fail(error, { method, toolName });
     session.#tasks = SessionTasks.of(sdk, capabilities, session.#direct, session.#inputs, fail);
     session.#direct?.intercept();

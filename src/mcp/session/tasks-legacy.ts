@@ -28,14 +28,20 @@ export interface LegacyTaskCapabilities {
   toolsCall: boolean;
   /** `tasks.cancel`: `tasks/cancel`. */
   cancel: boolean;
+  /** `tasks.list`: `tasks/list`. */
+  list: boolean;
+  /** Any `tasks` capability: the server keeps tasks, so `tasks/get` of a known id may be sent. */
+  declared: boolean;
 }
 
 /** The server's `tasks` capability, read from its `initialize` capabilities. */
 export function legacyTaskCapabilities(capabilities: unknown): LegacyTaskCapabilities {
-  const tasks = isRecord(capabilities) && isRecord(capabilities.tasks) ? capabilities.tasks : {};
+  const declared = isRecord(capabilities) && isRecord(capabilities.tasks);
+  const tasks = declared ? (capabilities.tasks as Record<string, unknown>) : {};
   const requests = isRecord(tasks.requests) ? tasks.requests : {};
   const tools = isRecord(requests.tools) ? requests.tools : {};
-  return { toolsCall: isRecord(tools.call), cancel: isRecord(tasks.cancel) };
+  const list = isRecord(tasks.list);
+  return { toolsCall: isRecord(tools.call), cancel: isRecord(tasks.cancel), list, declared };
 }
 
 /** A `Task` (`tasks/get`) or a `CreateTaskResult` (its `task`), checked as a task. */

@@ -58,6 +58,11 @@ export interface TaskRunContext {
   toolName: string;
   /** Failures that belong to no call (a cancellation that could not be sent). */
   onError(error: Error): void;
+  /**
+   * Listens for the task's statuses the server pushes (2025: `notifications/tasks/status`); returns the
+   * unsubscribe. Undefined where the protocol pushes none.
+   */
+  subscribe?: ((taskId: string, listener: (task: MCPTask) => void) => () => void) | undefined;
 }
 
 /**
@@ -109,14 +114,27 @@ export async function runTask(
   const leg: RequestOptions = { signal, timeoutMs: options.timeoutMs };
   let reports = 0;
   let last = '';
+  let latest = '';
   const report = (task: MCPTask) => {
     const key = `${task.status}\u0000${task.statusMessage ?? ''}`;
-    if (key === last) return;
+    // A poll answered before a pushed status is older than it (ISO 8601 timestamps order as strings).
+    if (key === last || (task.lastUpdatedAt ?? latest) < latest) return;
     last = key;
+    latest = task.lastUpdatedAt ?? latest;
     options.onTaskStatus?.({ ...task });
     const message = `task ${task.status}${task.statusMessage ? `: ${task.statusMessage}` : ''}`;
     options.onprogress?.({ progress: ++reports, message });
   };
+  // A pushed status is reported at once; a terminal one ends the pause, and the result is fetched for it
+  // (MCP spec 2025-11-25, "Tasks > Task Status Notification": optional, so polling goes on regardless).
+  let pushed: MCPTask | undefined;
+  let wake: (() => void) | undefined;
+  const unsubscribe = context.subscribe?.(taskId, (task) => {
+    report(task);
+    if (!isTerminalStatus(task.status)) return;
+    pushed = task;
+    wake?.();
+  });
   try {
     let poll = first;
     for (;;) {
@@ -127,9 +145,14 @@ export async function runTask(
       }
       if (isTerminalStatus(status)) return await wire.finish(poll, leg);
       if (status === 'input_required') await wire.inputRequired(poll, leg);
-      const early = await pauseOrResult(intervalOf(poll.task), signal, wire.early?.());
+      const woken = new Promise<void>((resolve) => {
+        wake = resolve;
+        if (pushed) resolve();
+      });
+      const early = await pauseOrResult(intervalOf(poll.task), signal, wire.early?.(), woken);
       if (early !== undefined) return early;
-      poll = await pollAgain(wire, taskId, leg);
+      const terminal = pushed as MCPTask | undefined;
+      poll = terminal ? { task: terminal, raw: { ...terminal } } : await pollAgain(wire, taskId, leg);
     }
   } catch (error) {
     if (signal.aborted) {
@@ -148,6 +171,7 @@ export async function runTask(
       closed ? new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed') : error,
     );
   } finally {
+    unsubscribe?.();
     clearTimeout(timer);
     ended.abort(new Error('the task-backed call ended'));
   }
@@ -189,11 +213,15 @@ function cancelOnServer(wire: TaskWire, taskId: string, context: TaskRunContext)
   });
 }
 
-/** Waits `ms`; resolves early with `result`'s value when it settles first; rejects when `signal` fires. */
+/**
+ * Waits `ms`; resolves early with `result`'s value when it settles first, or `undefined` on `wake`; rejects
+ * when `signal` fires.
+ */
 function pauseOrResult(
   ms: number,
   signal: AbortSignal,
   result: Promise<CallToolResult | undefined> | undefined,
+  wake: Promise<void>,
 ): Promise<CallToolResult | undefined> {
   return new Promise((resolve, reject) => {
     const done = () => {
@@ -210,6 +238,10 @@ function pauseOrResult(
       resolve(undefined);
     }, ms);
     signal.addEventListener('abort', onAbort, { once: true });
+    wake.then(() => {
+      done();
+      resolve(undefined);
+    });
     result?.then((value) => {
       if (value === undefined) return;
       done();

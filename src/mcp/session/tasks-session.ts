@@ -6,10 +6,12 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { isRecord } from '../../core/json.js';
 import { MCPCallError } from '../protocol/errors.js';
-import type { MCPTaskSupport } from '../protocol/tasks.js';
+import { type MCPTask, type MCPTaskSupport, readTask } from '../protocol/tasks.js';
 import type { CallToolResult, MCPToolDefinition } from '../protocol/types.js';
 import type { DirectRequests } from './calls.js';
 import type { InputRoundsContext } from './modern-calls.js';
+import type { RequestOptions } from './request-options.js';
+import { anyObjectSchema } from './result-checks.js';
 import {
   createLegacyTask,
   type LegacyTaskCapabilities,
@@ -17,6 +19,7 @@ import {
   legacyTaskCapabilities,
 } from './tasks-legacy.js';
 import { advertisesTasksExtension, createdTask, ModernTaskWire, tasksMeta } from './tasks-modern.js';
+import { cancelTask, getTask, listTasks, type TaskRequestsSetup } from './tasks-requests.js';
 import { runTask, TaskRequestError, type TaskRunContext, type TaskRunOptions } from './tasks-run.js';
 
 /** A task-backed call's options: a request's, and the task's (call-options.ts). */
@@ -43,7 +46,7 @@ export interface SessionTasksSetup {
   /** Failures that belong to no call (a cancellation that could not be sent). */
   onError(error: Error): void;
   /** Maps a failure of `method` for `toolName` as the session maps its requests' (error-mapping.ts). */
-  fail(error: unknown, method: string, toolName: string): Error;
+  fail(error: unknown, method: string, toolName?: string): Error;
 }
 
 /** What a 2026-era `tools/call` adds to take part in the extension. */
@@ -61,6 +64,8 @@ export class SessionTasks {
   /** The `_meta` that declares the extension, when the 2026 server advertised it. */
   readonly #modernMeta: Record<string, unknown> | undefined;
   readonly #setup: SessionTasksSetup | undefined;
+  /** The calls polling each task, for pushed statuses. */
+  readonly #listeners = new Map<string, Set<(task: MCPTask) => void>>();
 
   /** The task support of the connection `sdk` holds, once it is up. */
   static of(
@@ -72,11 +77,33 @@ export class SessionTasks {
   ): SessionTasks {
     const onError = (error: Error) => sdk.onerror?.(error);
     const era = sdk.getProtocolEra();
-    return new SessionTasks({
+    const tasks = new SessionTasks({
       era,
       serverCapabilities: sdk.getServerCapabilities(),
       ...{ clientCapabilities, direct, inputs, onError, fail },
     });
+    // MCP spec 2025-11-25, "Tasks > Task Status Notification": the full task, pushed when it changes.
+    if (era !== 'modern')
+      sdk.setNotificationHandler('notifications/tasks/status', { params: anyObjectSchema }, (params) =>
+        tasks.#pushed(params),
+      );
+    return tasks;
+  }
+
+  /** Hands a pushed task to the calls polling it; a malformed one is left to the polls. */
+  #pushed(params: unknown): void {
+    const task = isRecord(params) ? readTask(params) : undefined;
+    if (task === undefined || typeof task === 'string') return;
+    for (const listener of this.#listeners.get(task.taskId) ?? []) listener(task);
+  }
+
+  #subscribe(taskId: string, listener: (task: MCPTask) => void): () => void {
+    const listeners = this.#listeners.get(taskId) ?? new Set();
+    this.#listeners.set(taskId, listeners.add(listener));
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) this.#listeners.delete(taskId);
+    };
   }
 
   /** Without `setup` (before a connection is up): no task support. */
@@ -169,8 +196,36 @@ export class SessionTasks {
     }
   }
 
+  /** `tasks/list`, every page: see tasks-requests.ts. @throws MCPCallError */
+  list(options: RequestOptions): Promise<MCPTask[]> {
+    return listTasks(this.#requests(), options);
+  }
+
+  /** `tasks/get` of any task id: see tasks-requests.ts. @throws MCPCallError */
+  get(taskId: string, options: RequestOptions): Promise<MCPTask> {
+    return getTask(this.#requests(), taskId, options);
+  }
+
+  /** `tasks/cancel` of any task id: see tasks-requests.ts. @throws MCPCallError */
+  cancel(taskId: string, options: RequestOptions): Promise<MCPTask | undefined> {
+    return cancelTask(this.#requests(), taskId, options);
+  }
+
+  #requests(): TaskRequestsSetup {
+    const setup = this.#setup;
+    return {
+      server: setup?.inputs.server ?? '',
+      direct: setup?.direct,
+      legacy: this.#legacy,
+      modernMeta: this.#modernMeta,
+      fail: (error, method) => (setup as SessionTasksSetup).fail(error, method),
+    };
+  }
+
   #context(toolName: string): TaskRunContext {
     const setup = this.#setup as SessionTasksSetup;
-    return { server: setup.inputs.server, toolName, onError: (error) => setup.onError(error) };
+    const subscribe = (taskId: string, listener: (task: MCPTask) => void) =>
+      this.#subscribe(taskId, listener);
+    return { server: setup.inputs.server, toolName, onError: (error) => setup.onError(error), subscribe };
   }
 }
