@@ -150,19 +150,4 @@ describe('a throwing handler, MCP 2025-11-25 (for comparison)', () => {
       isError: true,
     });
   });
-
-  it('a throwing URL handler on -32042 is a refusal: the -32042 stands, nothing is retried', async () => {
-    const { client, calls } = await stdio([FIXTURE_2025], { onUrlElicitation: failing });
-    const error = await client.callTool('connect', { account: 'github' }).catch((thrown: unknown) => thrown);
-    expect(error).toBeInstanceOf(MCPCallError);
-    const { kind, code, message } = error as MCPCallError;
-    expect({ kind, code, message }).toEqual({
-      kind: 'jsonrpc',
-      code: -32042,
-      message:
-        'MCP server "fixture": tools/call "connect" failed: URL elicitation required (-32042): ' +
-        'open https://auth.example.test/connect/github',
-    });
-    expect(calls()).toBe(1);
-  });
 });
