@@ -1,10 +1,8 @@
 /**
  * URL-mode elicitation in the CLI (MCP spec 2025-11-25 and 2026-07-28, "Client > Elicitation > URL Mode":
  * show the URL and its host, and ask for consent before the user goes there). On a terminal the user is
- * asked on stderr and answers on stdin. Without one the handler refuses with {@link UrlConsentUnavailableError}
- * (server, URL), so the command fails at once naming the URL rather than waiting for an answer that cannot
- * come: a 2026-07-28 `input_required` round fails with it as the call error's `cause`, and a 2025-11-25 -32042
- * stands as the server sent it (it names the URLs).
+ * asked on stderr and answers on stdin; without one the elicitation is declined, so a -32042 fails the
+ * command with an error naming the server and the URL rather than waiting for an answer that cannot come.
  */
 import { createInterface } from 'node:readline/promises';
 import type { MCPUrlElicitation, MCPUrlElicitationAction } from '../mcp/index.js';
@@ -25,31 +23,13 @@ export function consentQuestion(server: string, elicitation: MCPUrlElicitation):
   );
 }
 
-/** A URL elicitation refused because no terminal can ask the user for consent. */
-export class UrlConsentUnavailableError extends Error {
-  /** The server that asked. */
-  readonly server: string;
-  /** The URL it asked the user to open, as it came. */
-  readonly url: string;
-
-  constructor(server: string, url: string) {
-    super(`MCP server "${server}" asks you to open ${url}, and there is no terminal to ask for consent`);
-    this.name = 'UrlConsentUnavailableError';
-    this.server = server;
-    this.url = url;
-  }
-}
-
-/**
- * The client option answering URL elicitations through `io.confirm`.
- * @throws UrlConsentUnavailableError when there is no terminal (`io.confirm` unset).
- */
+/** The client option answering URL elicitations through `io.confirm`; declines when there is none. */
 export function urlElicitationHandler(io: CliIo) {
   return async (
     elicitation: MCPUrlElicitation,
     context: { server: string; signal: AbortSignal },
   ): Promise<MCPUrlElicitationAction> => {
-    if (!io.confirm) throw new UrlConsentUnavailableError(context.server, elicitation.url);
+    if (!io.confirm) return 'decline';
     const yes = await io.confirm(consentQuestion(context.server, elicitation), context.signal);
     return yes ? 'accept' : 'decline';
   };

@@ -37,9 +37,11 @@ export function createClients(
   tails?: StderrTails,
 ): MCPClient[] {
   const taken = new Set(targets.flatMap((target) => (target.kind === 'config' ? [target.entry.name] : [])));
-  // URL elicitation is declared with a CLI io, terminal or not: without one the handler refuses naming the
-  // URL, so the failure can say which URL the server asked for (see url-consent.ts and failure.ts).
-  const handlers: ClientExtras = io ? { ...extra, onUrlElicitation: urlElicitationHandler(io) } : extra;
+  // URL elicitation is declared only where the user can be asked (a terminal); elsewhere a server that
+  // needs it fails the call with a -32042 error naming the URL (see url-consent.ts and failure.ts).
+  const handlers: ClientExtras = io?.confirm
+    ? { ...extra, onUrlElicitation: urlElicitationHandler(io) }
+    : extra;
   const trace = io && targets.some((target) => target.verbose) ? new WireTrace(io) : undefined;
   return targets.map((target) => {
     const tail = tails?.collector();

@@ -8,13 +8,11 @@ import path from 'node:path';
 import { quote } from 'shell-quote';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, waitUntil } from '../helpers.js';
-import { startCli } from './built-cli.js';
 import { cli } from './run-cli.js';
 
 const MAIN = path.join(ROOT, 'dist', 'cli', 'main.js');
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'url-elicitation-server.mjs');
 const SERVER = quote([process.execPath, FIXTURE]);
-const FIXTURE_2026 = path.join(ROOT, 'test', 'fixtures', 'era2026', 'stdio-server.mjs');
 
 beforeAll(() => {
   // `npm test` builds before the suite; a bare `vitest run` may not have.
@@ -85,33 +83,6 @@ describe('agentwire call with a server that needs URL elicitation', () => {
         'error: MCP server "url-elicitation-server": tools/call "connect" failed: URL elicitation required ' +
         '(-32042): open https://auth.example.test/connect/github\n' +
         'the server needs you to open that URL: open it in a browser, then run the command again\n',
-    });
-  });
-
-  it('without a terminal, a 2026-07-28 URL elicitation fails at once naming the URL', async () => {
-    const server = quote([process.execPath, FIXTURE_2026, '--modern-only', '--url-elicitation']);
-    // The built executable, stdin a pipe: no terminal.
-    const run = startCli(['call', '--stdio', server, 'open_url', '{"step":"checkout"}']);
-    const result = { code: await run.exited, stdout: run.stdout(), stderr: run.stderr() };
-    expect(result).toEqual({
-      code: 3,
-      stdout: '',
-      stderr:
-        'error: MCP server "stdio-server": tools/call "open_url" failed: the client\'s elicitation/create ' +
-        'handler failed\n' +
-        'the server asks you to open https://pay.example.test/checkout: run the command on a terminal to be ' +
-        'asked for consent\n',
-    });
-  });
-
-  it('without a terminal, a 2025-11-25 server-sent URL elicitation is refused naming the URL', async () => {
-    const result = await cli(['call', '--stdio', SERVER, 'open_url', '{"step":"a"}']);
-    expect(result).toEqual({
-      code: 1,
-      stdout: '',
-      stderr:
-        'error: tool "open_url" reported an error: MCP error -32603: MCP server "url-elicitation-server" asks ' +
-        'you to open https://pay.example.test/a, and there is no terminal to ask for consent\n',
     });
   });
 });

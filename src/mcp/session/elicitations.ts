@@ -104,8 +104,8 @@ export class Elicitations {
   /**
    * Runs `send`; when it fails with -32042 and a URL handler exists, asks the handler about each listed
    * elicitation in turn and, when every one was accepted, runs `send` once more (its failure, a second
-   * -32042 included, is final: one retry, so a server that keeps asking cannot loop). A refusal, a handler
-   * that throws, or no handler, rethrows the -32042 error.
+   * -32042 included, is final: one retry, so a server that keeps asking cannot loop). A refusal, or no
+   * handler, rethrows the -32042 error.
    */
   async retrying<T>(send: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
     try {
@@ -114,9 +114,7 @@ export class Elicitations {
       const listed = requiredUrlElicitations(error);
       if (listed === undefined || listed.length === 0 || !this.#handlers.onUrlElicitation) throw error;
       for (const elicitation of listed) {
-        // A handler that fails is a refusal here: the -32042, which names the URLs, stands.
-        const action = await this.#ask(elicitation, signal ?? NEVER).catch(() => 'decline' as const);
-        if (action !== 'accept') throw error;
+        if ((await this.#ask(elicitation, signal ?? NEVER)) !== 'accept') throw error;
         signal?.throwIfAborted();
       }
       return send();
