@@ -12,6 +12,7 @@ import { sleep } from '../../core/sleep.js';
 import { VERSION } from '../../core/version.js';
 import type { MCPTool } from '../adapter/mcp-tool.js';
 import { MCPCallError } from '../protocol/errors.js';
+import { MCPOAuthGrantError } from '../protocol/grant-error.js';
 import type { MCPToolDefinition } from '../protocol/types.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type ResolvedCallOptions } from '../session/call-options.js';
 import { EraVerdicts } from '../session/era-verdict.js';
@@ -352,6 +353,8 @@ export class Connection {
         return;
       } catch (error) {
         lastError = error;
+        // A refused token request is final (grant-error.ts): the next attempt would only be refused again.
+        if (grantRefused(error)) break;
       }
     }
     if (abort.signal.aborted) return;
@@ -397,4 +400,14 @@ function bothFailed(refused: MCPCallError, fallback: unknown): MCPCallError {
     reason: `${refused.reason}; the HTTP+SSE fallback failed too: ${why}`,
     cause: refused,
   });
+}
+
+/** Whether `error`'s cause chain holds an {@link MCPOAuthGrantError} (a token request that was refused). */
+function grantRefused(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  for (let at = error; at instanceof Error && !seen.has(at); at = at.cause) {
+    if (at instanceof MCPOAuthGrantError) return true;
+    seen.add(at);
+  }
+  return false;
 }

@@ -8,7 +8,10 @@ import { backoffDelayMs } from '../../core/backoff.js';
 export interface MCPReconnectOptions {
   /** Reconnect automatically after an unexpected loss. Default false. */
   enabled?: boolean;
-  /** Attempts before giving up (state `failed`). Default 10. */
+  /**
+   * Attempts before giving up (state `failed`). Default 10. An attempt whose token request was refused
+   * (an `MCPOAuthGrantError` in its failure's cause chain) gives up at once: the refusal is final.
+   */
   maxRetries?: number;
   /** Delay before the first attempt, in ms. Default 500. */
   initialDelayMs?: number;

@@ -56,7 +56,8 @@ export class MCPToolError extends MCPError {
  * - `not_connected`: the client is not connected (never connected, disconnected, or reconnection gave up).
  * - `input_required`: the server still asked for input the client could not give (MCP spec 2026-07-28,
  *   "Basic > Patterns > Multi Round-Trip Requests"): more rounds than `maxInputRounds` (`inputRounds` set to
- *   the bound), or an embedded request the client has no handler for (`inputMethod` set); nothing more was sent.
+ *   the bound), an embedded request the client has no handler for, or one whose handler threw or rejected (its
+ *   error on `cause`) (`inputMethod` set in both); nothing more was sent.
  * - `task`: the call ran as a task (MCP spec 2025-11-25, "Basic > Utilities > Tasks"; the 2026-07-28 tasks
  *   extension) and the server ended it `cancelled` without this client asking (`taskId` set). A task that
  *   failed is kind `jsonrpc` with its error's `code`; one this client timed out or aborted, `timeout` / `aborted`.

@@ -10,6 +10,7 @@ import type { Redactor } from '../protocol/redact.js';
 import { redactCallError } from '../protocol/redact-error.js';
 import type { TransportCloseInfo } from '../transports/transport.js';
 import { requiredUrlElicitations, URL_ELICITATION_REQUIRED } from './elicitations.js';
+import { InputHandlerError } from './input-handler-error.js';
 import { TaskRequestError } from './tasks-run.js';
 
 /** Where a failure happened, for the message and the error's fields. */
@@ -55,6 +56,13 @@ export function toCallError(error: unknown, context: FailureContext): MCPCallErr
     // A task-backed call keeps its task's id (tasks-run.ts).
     const taskId = error instanceof MCPCallError ? error.taskId : undefined;
     return make('aborted', `aborted (${abortReasonText(reason)})`, context, { cause: reason, taskId });
+  }
+  if (error instanceof InputHandlerError) {
+    // MCP spec 2026-07-28, "Client > Sampling > Error Handling": nothing was sent after the handler failed.
+    return make('input_required', `the client's ${error.method} handler failed`, context, {
+      inputMethod: error.method,
+      cause: error.cause,
+    });
   }
   if (error instanceof MCPCallError) {
     // A transport's error says what failed; the session knows the request it failed in.

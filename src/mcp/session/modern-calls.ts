@@ -13,6 +13,8 @@
  * - an embedded request of another method, or one the client has no handler for: `InvalidResult` /
  *   `CapabilityNotSupported`, and nothing more is sent ("Client > Sampling / Roots > Error Handling": the
  *   server is not waiting for an answer);
+ * - a handler that throws or rejects: {@link InputHandlerError} (its error as `cause`), at once, and nothing
+ *   more is sent, for the same reason;
  * - more than `maxRounds` input-required answers: `InputRequiredRoundsExceeded` `{ rounds }`.
  *
  * Timeouts: `timeoutMs` bounds each leg (each JSON-RPC request), `maxTotalTimeoutMs` the whole call, legs
@@ -32,6 +34,7 @@ import { isRecord } from '../../core/json.js';
 import type { CreateMessageParams, ElicitParams, Implementation } from '../protocol/types.js';
 import type { AgentwireTransport } from '../transports/transport.js';
 import { abortError, checkResult, type DirectRequests, type ModernWire } from './calls.js';
+import { InputHandlerError } from './input-handler-error.js';
 import type { RequestOptions } from './request-options.js';
 import type { RequestAnswerers } from './sdk-wiring.js';
 import { applyElicitationDefaults } from './server-requests.js';
@@ -203,8 +206,12 @@ export async function fulfil(
   const onAbort = () => round.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) round.abort(signal.reason);
+  // The first handler failure is the call's error as it is, not an abort made of it (that would read as a
+  // timeout); set before the round is aborted, so `stopped` rejects with it.
+  let failed: { error: unknown } | undefined;
   const stopped = new Promise<never>((_, reject) => {
-    round.signal.addEventListener('abort', () => reject(abortError(round.signal.reason)), { once: true });
+    const onStop = () => reject(failed ? failed.error : abortError(round.signal.reason));
+    round.signal.addEventListener('abort', onStop, { once: true });
   });
   stopped.catch(() => {});
   try {
@@ -212,6 +219,7 @@ export async function fulfil(
       try {
         return [key, await answer(key, entry, context, round.signal)] as const;
       } catch (error) {
+        failed ??= { error };
         round.abort(error);
         throw error;
       }
@@ -247,12 +255,24 @@ async function answer(
   const { answerers, server } = context;
   const params = isRecord(entry.params) ? entry.params : {};
   const handlerContext = { server, signal };
+  const handled = async <R>(run: () => R | Promise<R>): Promise<R> => {
+    try {
+      return await run();
+    } catch (error) {
+      // Aborted by the round (another handler failed, the call's signal fired): that reason stands.
+      if (signal.aborted) throw error;
+      throw new InputHandlerError(key, method, error);
+    }
+  };
   if (method === 'elicitation/create' && answerers.onElicitation) {
+    const { onElicitation } = answerers;
     const elicit = params as unknown as ElicitParams;
-    return applyElicitationDefaults(elicit, await answerers.onElicitation(elicit, handlerContext));
+    return applyElicitationDefaults(elicit, await handled(() => onElicitation(elicit, handlerContext)));
   }
-  if (method === 'sampling/createMessage' && answerers.onSampling)
-    return answerers.onSampling(params as unknown as CreateMessageParams, handlerContext);
+  if (method === 'sampling/createMessage' && answerers.onSampling) {
+    const { onSampling } = answerers;
+    return handled(() => onSampling(params as unknown as CreateMessageParams, handlerContext));
+  }
   if (method === 'roots/list' && answerers.roots)
     return { roots: answerers.currentRoots?.() ?? answerers.roots };
   throw new SdkError(
