@@ -5,8 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { MCPClient } from '../src/mcp/client/client.js';
 import { DpopFixture } from './fixtures/dpop-server.js';
 import { type EverythingServer, startEverything } from './fixtures/http-everything.js';
 import { approve, MemoryOAuthProvider } from './mcp/transports/http/memory-provider.js';
@@ -15,6 +17,13 @@ import { approve, MemoryOAuthProvider } from './mcp/transports/http/memory-provi
 vi.mock('agentwire', () => import('../src/index.js'));
 
 const examplePath = path.resolve('examples/dpop.ts');
+
+/** The example's export, as the test uses it. */
+type ConnectWithDpop = (
+  url: string,
+  authProvider: OAuthClientProvider,
+  redirected: () => Promise<URL>,
+) => Promise<MCPClient>;
 
 /** The body of the first fenced block of `language` after the heading `heading`. */
 function fencedBlock(heading: string, language: string): string {
@@ -62,8 +71,9 @@ describe('README DPoP example', () => {
     const fixture = await DpopFixture.start({ upstream: new URL(server.url).origin, requireNonce: true });
     try {
       const provider = new MemoryOAuthProvider();
-      // A computed specifier: tsc must not follow it (its `agentwire` import resolves to dist/ only after a build).
-      const { connectWithDpop } = (await import(examplePath)) as typeof import('../examples/dpop.js');
+      // A computed specifier and a type of its own: tsc must not follow the example (its `agentwire` import
+      // resolves to dist/ only after a build, and `npm test` type-checks before it builds).
+      const { connectWithDpop } = (await import(examplePath)) as { connectWithDpop: ConnectWithDpop };
       const client = await connectWithDpop(fixture.url('/mcp'), provider, () =>
         approve(provider.authorizationUrls.at(-1)),
       );
