@@ -1,11 +1,9 @@
 // Renders workload 9 (bench/workloads/era2026.mjs) as one section of bench/RESULTS.md, between markers, so
 // that `node bench/run.mjs --only=9` can rewrite that section alone and leave the others' figures (and the
 // run they came from) as they are.
+import { ERA2026 } from './lib/kept-section.mjs';
 import { ratio } from './lib/stats.mjs';
 import { ERA_CLIENTS } from './workloads/era2026.mjs';
-
-export const ERA_START = '<!-- workload 9: start (node bench/run.mjs --only=9 rewrites this section) -->';
-export const ERA_END = '<!-- workload 9: end -->';
 
 const us = (v) => (Number.isFinite(v) ? `${Math.round(v)} µs` : '—');
 const ms = (v) => (Number.isFinite(v) ? `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms` : '—');
@@ -33,7 +31,7 @@ function table(headers, clients, cells, value, base = 'agentwire') {
 /** The section for `w7` (the `era2026` entry of results.json), `meta` the run's conditions. */
 export function renderEra2026(w7, meta) {
   const out = [
-    ERA_START,
+    ERA2026[0],
     '',
     "## 9. MCP 2026-07-28: agentwire against the bare SDK v2 client in `versionNegotiation: { mode: 'auto' }`",
     '',
@@ -105,14 +103,6 @@ export function renderEra2026(w7, meta) {
       '',
     );
   }
-  out.push(ERA_END);
+  out.push(ERA2026[1]);
   return out.join('\n');
-}
-
-/** `report` with its workload 9 section replaced by `section` (or `section` appended when it has none). */
-export function spliceEra2026(report, section) {
-  const start = report.indexOf(ERA_START);
-  const end = report.indexOf(ERA_END);
-  if (start < 0 || end < start) return `${report.trimEnd()}\n\n${section}\n`;
-  return `${report.slice(0, start)}${section}${report.slice(end + ERA_END.length)}`;
 }

@@ -12,10 +12,10 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GATEWAY, keptSection, withSection } from './lib/kept-section.mjs';
+import { ERA2026, GATEWAY, keptSection, MODERN_CALLS, withSection } from './lib/kept-section.mjs';
 import { runMeta } from './lib/meta.mjs';
 import { renderReport } from './report.mjs';
-import { renderEra2026, spliceEra2026 } from './report-era2026.mjs';
+import { renderEra2026 } from './report-era2026.mjs';
 import { runAgentLoop } from './workloads/agent.mjs';
 import { runCliStartup } from './workloads/cli-startup.mjs';
 import { runEra2026 } from './workloads/era2026.mjs';
@@ -145,7 +145,7 @@ const eraOnly = only?.every((n) => n === 9) === true;
 const resultsFile = path.join(here, eraOnly ? 'results-era2026.json' : 'results.json');
 const reportFile = path.join(here, 'RESULTS.md');
 const report = eraOnly
-  ? spliceEra2026(readFileSync(reportFile, 'utf8'), renderEra2026(w.era2026, results.meta))
+  ? withSection(readFileSync(reportFile, 'utf8'), renderEra2026(w.era2026, results.meta), ERA2026)
   : renderReport(results, before);
 if (args.includes('--no-write')) {
   process.stdout.write(report);
@@ -154,7 +154,7 @@ if (args.includes('--no-write')) {
   writeFileSync(files[0], `${JSON.stringify(results, null, 2)}\n`);
   // The sections bench/modern-calls.mjs writes and the gateway's stay (lib/kept-section.mjs).
   const old = readFileSync(files[1], 'utf8');
-  const kept = withSection(report, keptSection(old));
+  const kept = withSection(report, keptSection(old, MODERN_CALLS), MODERN_CALLS);
   writeFileSync(files[1], withSection(kept, keptSection(old, GATEWAY), GATEWAY));
   // Both files are committed, so they must pass `npm run lint` as written: let the repo's formatter lay
   // them out (tables aligned, short arrays joined).

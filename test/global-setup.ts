@@ -1,28 +1,89 @@
 /**
- * Suite-wide check: after every test file has run, no process started by the tests may still be running.
- * Processes are recognised by their command line (real servers run from node_modules, fixtures from
+ * Suite-wide check: after every test file has run, no process this test run started may still be running.
+ * Test processes are recognised by their command line (real servers run from node_modules, fixtures from
  * test/fixtures), so a leak anywhere in the suite fails the run with the culprits' command lines.
+ *
+ * Only this run's processes count, not every one of this checkout: a second `vitest run` or a bench running
+ * from the same checkout at the same time starts the same servers, and they are not our leaks. A process is
+ * this run's when either
+ * - its environment carries {@link RUN_VARIABLE} with this run's id: set here, in the vitest process, before
+ *   any worker starts, so workers and every child spawned with their environment inherit it; or
+ * - it was seen, while it ran, below the vitest process in the process tree. This is what catches MCP stdio
+ *   servers: agentwire spawns them with a minimal environment (no marker) and detached, so neither the
+ *   environment nor the process group says whose they are, and a leaked one has been handed to init by the
+ *   time its worker exits. So the tree is scanned every {@link SCAN_INTERVAL_MS} while the suite runs, and
+ *   each descendant is remembered by pid and start time (a pid reused by someone else's process has another).
+ * Linux /proc throughout (the suite runs on Linux).
  */
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const MARKERS = ['node_modules/@modelcontextprotocol/server-', '/test/fixtures/'];
-/** This checkout: another checkout's suite (another Node version, another work tree) is someone else's. */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The environment variable that names the test run a process belongs to. */
+const RUN_VARIABLE = 'AGENTWIRE_TEST_RUN';
+/** How often the process tree is scanned for this run's descendants, in milliseconds. */
+const SCAN_INTERVAL_MS = 200;
 
-/** Started from this checkout: named by an absolute path into it, or by a relative one from a folder in it. */
-function fromThisCheckout(pid: string, cmdline: string): boolean {
-  if (cmdline.includes(`${ROOT}/`)) return true;
+/** When `pid` started (clock ticks after boot; with the pid it names one process); undefined once gone. */
+function startTime(pid: number | string): string | undefined {
   try {
-    const cwd = readlinkSync(`/proc/${pid}/cwd`);
-    return cwd === ROOT || cwd.startsWith(`${ROOT}/`);
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name (which may hold spaces and parentheses): state, ppid, … starttime.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
-    return false; // exited while we looked
+    return undefined; // exited while we looked
+  }
+}
+
+/** The run's id, set by `setup`. */
+let runId = '';
+/** This run's descendants seen so far: pid → start time. */
+const seen = new Map<number, string>();
+let scanner: NodeJS.Timeout | undefined;
+
+/**
+ * Remembers every process below this (the vitest) process. It walks down from here through each thread's
+ * `children` list, so a scan costs what this run's own processes number, not the whole machine's.
+ */
+function recordDescendants(): void {
+  const queue = [process.pid];
+  for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
+    let threads: string[];
+    try {
+      threads = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue; // exited while we looked
+    }
+    for (const thread of threads) {
+      let children: string;
+      try {
+        children = readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8');
+      } catch {
+        continue;
+      }
+      for (const child of children
+        .split(' ')
+        .filter((one) => one !== '')
+        .map(Number)) {
+        const start = startTime(child);
+        if (start === undefined) continue;
+        seen.set(child, start);
+        queue.push(child);
+      }
+    }
+  }
+}
+
+/** Whether `pid`'s environment names this run. */
+function carriesRunId(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`${RUN_VARIABLE}=${runId}`);
+  } catch {
+    return false; // exited while we looked, or not ours to read
   }
 }
 
 function leftovers(): string[] {
+  recordDescendants();
   const found: string[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
@@ -34,23 +95,25 @@ function leftovers(): string[] {
     }
     if (cmdline.includes('vitest')) continue;
     if (!MARKERS.some((marker) => cmdline.includes(marker))) continue;
-    if (fromThisCheckout(entry, cmdline)) found.push(`${entry}: ${cmdline}`);
+    const pid = Number(entry);
+    const ours = (seen.has(pid) && seen.get(pid) === startTime(pid)) || carriesRunId(pid);
+    if (ours) found.push(`${entry}: ${cmdline}`);
   }
   return found;
 }
 
-// Processes that were running before the suite started are someone else's (another run on this machine).
-let preexisting = new Set<string>();
-
 export function setup(): void {
-  preexisting = new Set(leftovers());
+  runId = `${process.pid}-${Date.now()}`;
+  process.env[RUN_VARIABLE] = runId;
+  scanner = setInterval(recordDescendants, SCAN_INTERVAL_MS);
+  scanner.unref();
 }
 
 export async function teardown(): Promise<void> {
+  clearInterval(scanner);
   // Give processes that are being killed right now a moment to be reaped.
-  const ours = () => leftovers().filter((line) => !preexisting.has(line));
-  for (let i = 0; i < 20 && ours().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
-  const after = ours();
+  for (let i = 0; i < 20 && leftovers().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+  const after = leftovers();
   if (after.length > 0) {
     // Vitest reports an error thrown here ("error during close") but still exits 0: set the code ourselves.
     console.error(`test processes left running after the suite:\n${after.join('\n')}`);

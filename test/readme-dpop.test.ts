@@ -3,20 +3,18 @@
  * sources and runs it against an authorization server and a resource server that verify every DPoP proof
  * (fixtures/dpop-server.ts), in front of server-everything.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MCPClient } from '../src/mcp/client/client.js';
 import { DpopFixture } from './fixtures/dpop-server.js';
 import { type EverythingServer, startEverything } from './fixtures/http-everything.js';
 import { approve, MemoryOAuthProvider } from './mcp/transports/http/memory-provider.js';
+import { examplePath, exampleText, readmeBlock, typeProblems } from './readme-examples.js';
 
 // `agentwire` is the package itself; in the tests it is the sources, so no build is needed.
 vi.mock('agentwire', () => import('../src/index.js'));
 
-const examplePath = path.resolve('examples/dpop.ts');
+const dpopPath = examplePath('dpop.ts');
 
 /** The example's export, as the test uses it. */
 type ConnectWithDpop = (
@@ -24,17 +22,6 @@ type ConnectWithDpop = (
   authProvider: OAuthClientProvider,
   redirected: () => Promise<URL>,
 ) => Promise<MCPClient>;
-
-/** The body of the first fenced block of `language` after the heading `heading`. */
-function fencedBlock(heading: string, language: string): string {
-  const readme = readFileSync('README.md', 'utf8');
-  const start = readme.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`README has no heading "${heading}"`);
-  const open = readme.indexOf(`\n\`\`\`${language}\n`, start);
-  const close = readme.indexOf('\n```\n', open + 1);
-  if (open < 0 || close < 0) throw new Error(`README has no \`\`\`${language} block under "${heading}"`);
-  return readme.slice(open + language.length + 5, close + 1);
-}
 
 describe('README DPoP example', () => {
   let server: EverythingServer;
@@ -44,27 +31,11 @@ describe('README DPoP example', () => {
   afterAll(() => server?.stop());
 
   it('shows examples/dpop.ts verbatim', () => {
-    expect(fencedBlock('### DPoP-bound tokens', 'ts')).toBe(readFileSync(examplePath, 'utf8'));
+    expect(readmeBlock('### DPoP-bound tokens', 'ts')).toBe(exampleText(dpopPath));
   });
 
   it('type-checks under the project settings', () => {
-    const config = ts.getParsedCommandLineOfConfigFile(
-      'tsconfig.json',
-      {},
-      {
-        ...ts.sys,
-        onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-          throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
-        },
-      },
-    );
-    if (!config) throw new Error('tsconfig.json could not be read');
-    const options = { ...config.options, noEmit: true, paths: { agentwire: [path.resolve('src/index.ts')] } };
-    const program = ts.createProgram([examplePath], options);
-    const problems = ts
-      .getPreEmitDiagnostics(program, program.getSourceFile(examplePath))
-      .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
-    expect(problems).toEqual([]);
+    expect(typeProblems([dpopPath])).toEqual([]);
   });
 
   it('connects with DPoP-bound tokens, every proof verified', async () => {
@@ -73,7 +44,7 @@ describe('README DPoP example', () => {
       const provider = new MemoryOAuthProvider();
       // A computed specifier and a type of its own: tsc must not follow the example (its `agentwire` import
       // resolves to dist/ only after a build, and `npm test` type-checks before it builds).
-      const { connectWithDpop } = (await import(examplePath)) as { connectWithDpop: ConnectWithDpop };
+      const { connectWithDpop } = (await import(dpopPath)) as { connectWithDpop: ConnectWithDpop };
       const client = await connectWithDpop(fixture.url('/mcp'), provider, () =>
         approve(provider.authorizationUrls.at(-1)),
       );

@@ -2,39 +2,20 @@
  * The README's Skills example is examples/skills.ts, verbatim; this test runs it against the skills fixture
  * server (test/fixtures/skills-server.mjs) and compares what it prints with the output the README shows.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { format } from 'node:util';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { examplePath, exampleText, printedBy, readmeBlock } from './readme-examples.js';
 
 vi.mock('agentwire', () => import('../src/index.js'));
 
-const readme = readFileSync('README.md', 'utf8');
-const examplePath = path.resolve('examples/skills.ts');
-
-/** The body of the first fenced block of `language` after the heading `heading`. */
-function fencedBlock(heading: string, language: string): string {
-  const start = readme.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`README has no heading "${heading}"`);
-  const open = readme.indexOf(`\n\`\`\`${language}\n`, start);
-  const close = readme.indexOf('\n```\n', open + 1);
-  if (open < 0 || close < 0) throw new Error(`README has no \`\`\`${language} block under "${heading}"`);
-  return readme.slice(open + language.length + 5, close + 1);
-}
+const skillsPath = examplePath('skills.ts');
 
 describe('README skills', () => {
-  afterEach(() => vi.restoreAllMocks());
-
   it('shows examples/skills.ts verbatim', () => {
-    expect(fencedBlock('## Skills', 'ts')).toBe(readFileSync(examplePath, 'utf8'));
+    expect(readmeBlock('## Skills', 'ts')).toBe(exampleText(skillsPath));
   });
 
   it('prints what the README says it prints', async () => {
-    const printed: string[] = [];
-    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-      printed.push(format(...args));
-    });
-    await import(examplePath);
-    expect(`${printed.join('\n')}\n`).toBe(fencedBlock('## Skills', 'text'));
+    const printed = await printedBy(skillsPath);
+    expect(`${printed.join('\n')}\n`).toBe(readmeBlock('## Skills', 'text'));
   });
 });

@@ -3,66 +3,25 @@
  * against the sources, runs it against a real server, and compares what it prints with the output the
  * README shows. A README example cannot rot without failing the suite.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { format } from 'node:util';
-import ts from 'typescript';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { examplePath, exampleText, printedBy, readmeBlock, typeProblems } from './readme-examples.js';
 
 // `agentwire` is the package itself; in the tests it is the sources, so no build is needed.
 vi.mock('agentwire', () => import('../src/index.js'));
 
-const readme = readFileSync('README.md', 'utf8');
-const quickstartPath = path.resolve('examples/quickstart.ts');
-
-/** The body of the first fenced block of `language` after the heading `heading`. */
-function fencedBlock(heading: string, language: string): string {
-  const start = readme.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`README has no heading "${heading}"`);
-  const open = readme.indexOf(`\n\`\`\`${language}\n`, start);
-  const close = readme.indexOf('\n```\n', open + 1);
-  if (open < 0 || close < 0) throw new Error(`README has no \`\`\`${language} block under "${heading}"`);
-  return readme.slice(open + language.length + 5, close + 1);
-}
+const quickstartPath = examplePath('quickstart.ts');
 
 describe('README quick start', () => {
-  afterEach(() => vi.restoreAllMocks());
-
   it('shows examples/quickstart.ts verbatim', () => {
-    expect(fencedBlock('## Library quick start', 'ts')).toBe(readFileSync(quickstartPath, 'utf8'));
+    expect(readmeBlock('## Library quick start', 'ts')).toBe(exampleText(quickstartPath));
   });
 
   it('type-checks under the project settings', () => {
-    const config = ts.getParsedCommandLineOfConfigFile(
-      'tsconfig.json',
-      {},
-      {
-        ...ts.sys,
-        onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-          throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
-        },
-      },
-    );
-    if (!config) throw new Error('tsconfig.json could not be read');
-    const options = { ...config.options, noEmit: true, paths: { agentwire: [path.resolve('src/index.ts')] } };
-    const program = ts.createProgram([quickstartPath], options);
-    // Only the example's own diagnostics: the sources are checked by `npm run typecheck`.
-    const problems = ts
-      .getPreEmitDiagnostics(program, program.getSourceFile(quickstartPath))
-      .map((diagnostic) => {
-        const where = diagnostic.file ? `${path.relative('.', diagnostic.file.fileName)}: ` : '';
-        return where + ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
-      });
-    expect(problems).toEqual([]);
+    expect(typeProblems([quickstartPath])).toEqual([]);
   });
 
   it('prints what the README says it prints, against server-everything', async () => {
-    const printed: string[] = [];
-    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-      printed.push(format(...args));
-    });
-    // A computed specifier: tsc must not follow it (its `agentwire` import resolves to dist/ only after a build).
-    await import(quickstartPath);
-    expect(`${printed.join('\n')}\n`).toBe(fencedBlock('## Library quick start', 'text'));
+    const printed = await printedBy(quickstartPath);
+    expect(`${printed.join('\n')}\n`).toBe(readmeBlock('## Library quick start', 'text'));
   });
 });

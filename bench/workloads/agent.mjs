@@ -59,8 +59,12 @@ async function handLoop(model, client, turns) {
   }
 }
 
-/** Runs workload 6; `counts` = { turns, runs }. Resolves to `{ error }` when the agent is not built. */
-export async function runAgentLoop({ turns, runs }) {
+/**
+ * What workloads 6 and 13 share: the built `Agent` and a client connected to the fast fixture over stdio, and
+ * `agentRun(turns)`, one agent run of `turns` turns (the fake model calling `echo`), checked to take exactly
+ * that many. Resolves to `{ error }` when the agent is not built. The caller disconnects `client`.
+ */
+export async function connectAgentLoop() {
   let Agent;
   try {
     ({ Agent } = await import('../../dist/agent/index.js'));
@@ -71,20 +75,28 @@ export async function runAgentLoop({ turns, runs }) {
   const cfg = fastStdio();
   const client = MCPClient.fromStdio({ command: cfg.command, args: cfg.args });
   await client.connect();
+  const agentRun = async (turns) => {
+    const agent = new Agent({
+      model: fakeModel(turns, 'echo'),
+      tools: client.getTools(),
+      maxTurns: turns + 1,
+    });
+    const result = await agent.execute('go');
+    if (result.turns !== turns) throw new Error(`the agent took ${result.turns} turns, expected ${turns}`);
+  };
+  return { client, agentRun };
+}
+
+/** Runs workload 6; `counts` = { turns, runs }. Resolves to `{ error }` when the agent is not built. */
+export async function runAgentLoop({ turns, runs }) {
+  const loop = await connectAgentLoop();
+  if (loop.error !== undefined) return { error: loop.error };
+  const { client, agentRun } = loop;
   const samples = { agent: [], floor: [] };
   try {
-    const agentRun = async () => {
-      const agent = new Agent({
-        model: fakeModel(turns, 'echo'),
-        tools: client.getTools(),
-        maxTurns: turns + 1,
-      });
-      const result = await agent.execute('go');
-      if (result.turns !== turns) throw new Error(`the agent took ${result.turns} turns, expected ${turns}`);
-    };
     const floorRun = () => handLoop(fakeModel(turns, 'echo'), client, turns);
     const kinds = [
-      ['agent', agentRun],
+      ['agent', () => agentRun(turns)],
       ['floor', floorRun],
     ];
     for (let r = 0; r < runs + 1; r++) {

@@ -22,6 +22,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { SCALE_OUT, withSection } from '../lib/kept-section.mjs';
 import { smallEnv } from '../lib/servers.mjs';
 import { median, ratio, rotate, round } from '../lib/stats.mjs';
 
@@ -29,8 +30,6 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..', '..');
 const SERVER = path.join(here, '..', 'fixtures', 'era2026-http.mjs');
 const BALANCER = path.join(here, '..', 'fixtures', 'round-robin.mjs');
-const BEGIN = '<!-- workload 12: begin -->';
-const END = '<!-- workload 12: end -->';
 /** Unmeasured bursts per balancer before the rounds. */
 const WARMUP_BURSTS = 3;
 
@@ -207,7 +206,7 @@ export function renderScaleOut(s) {
       ? 'the 2026-07-28 fixture server (`createMcpHandler` of @modelcontextprotocol/server 2.4.0, Redis event bus)'
       : `\`${s.custom}\``;
   return [
-    BEGIN,
+    SCALE_OUT[0],
     '## 12. More than one server process (2026-07-28 over Streamable HTTP, events on Redis)\n',
     ...(s.measuredAt ? [`Measured ${s.measuredAt} (\`${s.command}\`, merged into this report).\n`] : []),
     `Server process: ${server}; one real Redis; a round-robin balancer process in front of one server process and another in front of two. Each burst is ${s.calls} concurrent \`echo\` tools/call from one agentwire client; medians of ${s.one.bursts} bursts per configuration, the configurations taking turns in ${s.rounds} rounds, on a machine with ${s.cores} cores (1-minute load average ${s.loadAtEnd} at the end).\n`,
@@ -220,16 +219,8 @@ export function renderScaleOut(s) {
         ]
       : []),
     'The client, the balancer, Redis and the server processes share the cores: a second server process adds throughput only where a core is left for it, so on a 2-core machine busy with other work (the load average above) the ratio is bound by noise; quote it from a machine with a core per process.',
-    END,
+    SCALE_OUT[1],
   ].join('\n');
-}
-
-/** `text` with this workload's section replaced by `section`, or `section` appended. */
-export function spliceScaleOut(text, section) {
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  if (start === -1 || end === -1) return `${text.trimEnd()}\n\n${section}\n`;
-  return `${text.slice(0, start)}${section}${text.slice(end + END.length)}`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -250,7 +241,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const report = path.join(root, 'bench', 'RESULTS.md');
     writeFileSync(
       report,
-      spliceScaleOut(readFileSync(report, 'utf8'), renderScaleOut(results.workloads.scaleOut)),
+      withSection(readFileSync(report, 'utf8'), renderScaleOut(results.workloads.scaleOut), SCALE_OUT),
     );
     // Both files are committed and must pass `npm run lint` as written (as run.mjs does).
     execFileSync(path.join(root, 'node_modules', '.bin', 'biome'), ['format', '--write', file, report], {

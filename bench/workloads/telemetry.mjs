@@ -12,24 +12,17 @@ import { fileURLToPath } from 'node:url';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { fastStdio } from '../lib/servers.mjs';
+import { withHeadedSection } from '../lib/kept-section.mjs';
 import { median, ratio, rotate, round } from '../lib/stats.mjs';
-import { fakeModel } from './agent.mjs';
+import { connectAgentLoop } from './agent.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** Runs workload 13; `counts` = { turns, runs }. Resolves to `{ error }` when the agent is not built. */
 export async function runTelemetry({ turns, runs }) {
-  let Agent;
-  try {
-    ({ Agent } = await import('../../dist/agent/index.js'));
-  } catch (error) {
-    return { error: `Agent is not built: ${error?.message ?? error}` };
-  }
-  const { MCPClient } = await import('../../dist/index.js');
-  const cfg = fastStdio();
-  const client = MCPClient.fromStdio({ command: cfg.command, args: cfg.args });
-  await client.connect();
+  const loop = await connectAgentLoop();
+  if (loop.error !== undefined) return { error: loop.error };
+  const { client, agentRun } = loop;
   const loadAtStart = loadavg()[0];
   let exported = 0;
   const exporter = {
@@ -53,15 +46,6 @@ export async function runTelemetry({ turns, runs }) {
   const samples = { off: [], on: [] };
   let spansPerRun;
   try {
-    const agentRun = async () => {
-      const agent = new Agent({
-        model: fakeModel(turns, 'echo'),
-        tools: client.getTools(),
-        maxTurns: turns + 1,
-      });
-      const result = await agent.execute('go');
-      if (result.turns !== turns) throw new Error(`the agent took ${result.turns} turns, expected ${turns}`);
-    };
     const kinds = [
       ['off', off],
       ['on', on],
@@ -71,7 +55,7 @@ export async function runTelemetry({ turns, runs }) {
         setup();
         const before = exported;
         const t = performance.now();
-        await agentRun();
+        await agentRun(turns);
         // Run 0 is a warm-up.
         if (r > 0) samples[kind].push(((performance.now() - t) * 1000) / turns);
         if (kind === 'on') spansPerRun = exported - before;
@@ -118,14 +102,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const report = path.join(here, '..', 'RESULTS.md');
     const text = readFileSync(report, 'utf8');
     const section = renderTelemetry(results.workloads.telemetry);
-    const start = text.indexOf('\n## 13. ');
-    // The section ends at the next heading, or at a kept section's marker (bench/lib/kept-section.mjs).
-    const ends = ['\n## ', '\n<!-- '].map((mark) => (start === -1 ? -1 : text.indexOf(mark, start + 1)));
-    const next = Math.min(...ends.map((at) => (at === -1 ? Number.POSITIVE_INFINITY : at)));
-    const spliced =
-      start === -1
-        ? `${text.trimEnd()}\n\n${section}\n`
-        : `${text.slice(0, start + 1)}${section}\n${next === Number.POSITIVE_INFINITY ? '' : text.slice(next)}`;
+    const spliced = withHeadedSection(text, '## 13. ', section);
     writeFileSync(report, spliced);
     process.stderr.write('merged workload 13 into bench/results.json and bench/RESULTS.md\n');
   }

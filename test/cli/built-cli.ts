@@ -74,3 +74,20 @@ export function plainEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const { FORCE_COLOR: _force, NO_COLOR: _no, ...env } = process.env;
   return { ...env, ...extra };
 }
+
+/**
+ * {@link plainEnv} for `agentwire run` against a fake Anthropic server at `baseURL`: its key and URL, the
+ * model `anthropic:claude-test`, and none of the test runner's OpenAI settings (which would pick OpenAI).
+ */
+export function fakeAnthropicEnv(baseURL: string): NodeJS.ProcessEnv {
+  const {
+    OPENAI_API_KEY: _o,
+    OPENAI_BASE_URL: _b,
+    ...rest
+  } = plainEnv({
+    ANTHROPIC_API_KEY: 'sk-ant-test',
+    ANTHROPIC_BASE_URL: baseURL,
+    AGENTWIRE_MODEL: 'anthropic:claude-test',
+  });
+  return rest;
+}

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
 import { SCRIPTED } from '../helpers.js';
-import { ensureBuilt, plainEnv, runBuilt } from './built-cli.js';
+import { ensureBuilt, fakeAnthropicEnv, plainEnv, runBuilt } from './built-cli.js';
 import { EVERYTHING } from './run-cli.js';
 import { runInTerminal } from './terminal.js';
 
@@ -83,15 +83,7 @@ describe('--verbose', () => {
 
   it("run: the wire of each server beside the run's own output", async () => {
     fake.script({ toolCalls: [{ id: 'toolu_1', name: 'echo', input: { text: 'hi' } }] }, { text: 'Done.' });
-    const {
-      OPENAI_API_KEY: _o,
-      OPENAI_BASE_URL: _b,
-      ...env
-    } = plainEnv({
-      ANTHROPIC_API_KEY: 'sk-ant-test',
-      ANTHROPIC_BASE_URL: fake.baseURL,
-      AGENTWIRE_MODEL: 'anthropic:claude-test',
-    });
+    const env = fakeAnthropicEnv(fake.baseURL);
     const run = await runBuilt(['run', 'Echo.', '-v', '--yes', '--stdio', SCRIPTED_SERVER], { env });
     expect({ ...run, stdout: timeless(run.stdout), stderr: timeless(run.stderr) }).toEqual({
       code: 0,

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
 import { SCRIPTED } from '../helpers.js';
-import { ensureBuilt, plainEnv, runBuilt } from './built-cli.js';
+import { ensureBuilt, fakeAnthropicEnv, runBuilt } from './built-cli.js';
 
 const fake = useFakeModelServer(startFakeAnthropic);
 const SCRIPTED_SERVER = quote([process.execPath, SCRIPTED]);
@@ -16,18 +16,7 @@ beforeAll(() => {
   ensureBuilt();
 }, 120_000);
 
-function env(): NodeJS.ProcessEnv {
-  const {
-    OPENAI_API_KEY: _o,
-    OPENAI_BASE_URL: _b,
-    ...rest
-  } = plainEnv({
-    ANTHROPIC_API_KEY: 'sk-ant-test',
-    ANTHROPIC_BASE_URL: fake.baseURL,
-    AGENTWIRE_MODEL: 'anthropic:claude-test',
-  });
-  return rest;
-}
+const env = () => fakeAnthropicEnv(fake.baseURL);
 
 /** The stdout lines, each parsed, with the one value that varies (a call's duration) fixed. */
 function events(stdout: string): unknown[] {

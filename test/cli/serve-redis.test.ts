@@ -6,13 +6,14 @@
  * during concurrent calls to B, every call to B answers correctly; nothing left running. Also the startup
  * failures: an unreachable Redis exits 3 with one line naming host:port only, a URL that is not redis: exits 2.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCPClient } from '../../src/mcp/index.js';
+import { type ListenMessage, openListen } from '../fixtures/listen-stream.js';
+import { alive, childrenOf } from '../fixtures/processes.js';
 import { type RedisFixture, startRedis } from '../fixtures/redis.js';
 import { MEMORY, ROOT, tempDir, waitUntil } from '../helpers.js';
-import { ENVELOPE } from '../mcp/era2026/listen-helpers.js';
 import { ensureBuilt, plainEnv, type RunningCli, runBuilt, startCli } from './built-cli.js';
 
 const TOKEN = 'gateway-scale-token-0123456789';
@@ -25,31 +26,6 @@ let config: string;
 const running: RunningCli[] = [];
 const streams: AbortController[] = [];
 const clients: MCPClient[] = [];
-
-/** The processes whose parent is `pid` (Linux /proc). */
-function childrenOf(pid: number): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) found.push(Number(entry));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return found;
-}
-
-/** Whether `pid` still runs (a zombie does not count). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 /** `agentwire serve` on a free port; resolves once it serves, with its URL. */
 async function serve(extraArgs: string[] = []): Promise<{ cli: RunningCli; url: string }> {
@@ -67,75 +43,19 @@ function connect(url: string, name: string): MCPClient {
   return client;
 }
 
-/** A JSON-RPC message of a listen stream. */
-interface Message {
-  method?: string;
-  params?: Record<string, unknown>;
-}
-
-/**
- * Opens a raw `subscriptions/listen` (for tool list changes) on `url` and collects its messages, as the wire
- * has them; resolves once the acknowledgement is in.
- */
-async function listen(url: string): Promise<Message[]> {
+/** Opens a raw `subscriptions/listen` (for tool list changes) on `url`; resolves once it is acknowledged. */
+function listen(url: string): Promise<ListenMessage[]> {
   const abort = new AbortController();
   streams.push(abort);
-  const response = await fetch(url, {
-    method: 'POST',
+  return openListen(url, {
+    id: 'listen-a',
+    notifications: { toolsListChanged: true },
     signal: abort.signal,
-    headers: {
-      authorization: `Bearer ${TOKEN}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'subscriptions/listen',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 'listen-a',
-      method: 'subscriptions/listen',
-      params: { _meta: ENVELOPE, notifications: { toolsListChanged: true } },
-    }),
+    headers: { authorization: `Bearer ${TOKEN}` },
   });
-  const messages: Message[] = [];
-  const body = response.body;
-  if (body === null) throw new Error(`listen answered ${response.status} without a body`);
-  let acknowledged: () => void = () => {};
-  const ack = new Promise<void>((resolve) => {
-    acknowledged = resolve;
-  });
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of body) {
-        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-        let end = buffer.indexOf('\n\n');
-        while (end !== -1) {
-          const data = buffer
-            .slice(0, end)
-            .split('\n')
-            .filter((line) => line.startsWith('data: '))
-            .map((line) => line.slice('data: '.length))
-            .join('\n');
-          buffer = buffer.slice(end + 2);
-          if (data !== '') {
-            const message = JSON.parse(data) as Message;
-            messages.push(message);
-            if (message.method === 'notifications/subscriptions/acknowledged') acknowledged();
-          }
-          end = buffer.indexOf('\n\n');
-        }
-      }
-    } catch {
-      // Aborted at the end, or the process was killed.
-    }
-  })();
-  await ack;
-  return messages;
 }
 
-const listChanges = (messages: Message[]) =>
+const listChanges = (messages: ListenMessage[]) =>
   messages.filter((message) => message.method === 'notifications/tools/list_changed');
 
 const text = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;

@@ -4,7 +4,7 @@
  * client in both negotiation modes: the tool list, an elicitation relayed as a 2025 server request, a call
  * cancelled mid-way; the end of stdin stopping everything). Uses the built CLI (dist/).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alive, childrenOf } from '../fixtures/processes.js';
 import { type Fleet, GATEWAY_TOOLS, sdkHttpClient, startFleet, TOKEN } from '../gateway/fleet.js';
 import { waitUntil } from '../helpers.js';
 import { ensureBuilt, MAIN, plainEnv, runBuilt, startCli } from './built-cli.js';
@@ -26,32 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fleet?.close();
 });
-
-/** The processes whose parent is `pid` (Linux /proc). */
-function childrenOf(pid: number): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) found.push(Number(entry));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return found;
-}
-
-/** Whether `pid` still runs (a zombie does not count). */
-function running(pid: number): boolean {
-  if (!existsSync(`/proc/${pid}`)) return false;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 describe('agentwire serve over HTTP', () => {
   it('serves the fleet behind the token and stops everything on SIGTERM', async () => {
@@ -75,7 +50,7 @@ describe('agentwire serve over HTTP', () => {
     expect(upstreams.length).toBe(3);
     cli.child.kill('SIGTERM');
     expect(await cli.exited).toBe(0);
-    await waitUntil(() => upstreams.every((pid) => !running(pid)), 10_000, 'the upstreams to stop');
+    await waitUntil(() => upstreams.every((pid) => !alive(pid)), 10_000, 'the upstreams to stop');
     await expect(fetch(url)).rejects.toThrow();
     expect(cli.stdout()).toBe('');
     expect(cli.stderr()).not.toContain(TOKEN);
@@ -165,8 +140,8 @@ describe.each(['auto', 'legacy'] as const)('agentwire serve --stdio, SDK client 
     } finally {
       const upstreams = childrenOf(pid);
       await client.close();
-      await waitUntil(() => !running(pid), 10_000, 'the gateway to exit');
-      await waitUntil(() => upstreams.every((one) => !running(one)), 10_000, 'the upstreams to stop');
+      await waitUntil(() => !alive(pid), 10_000, 'the gateway to exit');
+      await waitUntil(() => upstreams.every((one) => !alive(one)), 10_000, 'the upstreams to stop');
     }
   }, 60_000);
 });

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
 import { tasksWarning, tempDir } from '../helpers.js';
-import { ensureBuilt, plainEnv, runBuilt } from './built-cli.js';
+import { ensureBuilt, fakeAnthropicEnv, runBuilt } from './built-cli.js';
 import { EVERYTHING } from './run-cli.js';
 
 const fake = useFakeModelServer(startFakeAnthropic);
@@ -19,18 +19,7 @@ beforeAll(() => {
   ensureBuilt();
 }, 120_000);
 
-function env(): NodeJS.ProcessEnv {
-  const {
-    OPENAI_API_KEY: _o,
-    OPENAI_BASE_URL: _b,
-    ...rest
-  } = plainEnv({
-    ANTHROPIC_API_KEY: 'sk-ant-test',
-    ANTHROPIC_BASE_URL: fake.baseURL,
-    AGENTWIRE_MODEL: 'anthropic:claude-test',
-  });
-  return rest;
-}
+const env = () => fakeAnthropicEnv(fake.baseURL);
 
 /** A local port nothing listens on (bound, then closed). */
 async function closedPort(): Promise<number> {

@@ -10,9 +10,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MCPClient } from '../../src/mcp/client/client.js';
+import { type ListenMessage, openListen } from '../fixtures/listen-stream.js';
 import { type RedisFixture, startRedis } from '../fixtures/redis.js';
-import { ROOT } from '../helpers.js';
-import { ENVELOPE } from '../mcp/era2026/listen-helpers.js';
+import { ROOT, waitUntil } from '../helpers.js';
 
 const OUT_DIR = path.join(ROOT, 'node_modules', '.agentwire-redis-test');
 const CHILD = path.join(OUT_DIR, 'redis-server-process.mjs');
@@ -63,81 +63,11 @@ function client(url: string): MCPClient {
   return created;
 }
 
-/** A JSON-RPC message of a listen stream. */
-interface Message {
-  id?: string;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: unknown;
-}
-
-/**
- * Opens a raw `subscriptions/listen` on `url` (id `id`) and collects its messages; resolves once the
- * acknowledgement is in.
- */
-async function listen(url: string, id: string, notifications: Record<string, unknown>): Promise<Message[]> {
+/** Opens a raw `subscriptions/listen` on `url` (id `id`); resolves once it is acknowledged. */
+function listen(url: string, id: string, notifications: Record<string, unknown>): Promise<ListenMessage[]> {
   const abort = new AbortController();
   streams.push(abort);
-  const response = await fetch(url, {
-    method: 'POST',
-    signal: abort.signal,
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'subscriptions/listen',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method: 'subscriptions/listen',
-      params: { _meta: ENVELOPE, notifications },
-    }),
-  });
-  const messages: Message[] = [];
-  const body = response.body;
-  if (body === null) throw new Error(`listen answered ${response.status} without a body`);
-  let acknowledged: () => void = () => {};
-  const ack = new Promise<void>((resolve) => {
-    acknowledged = resolve;
-  });
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of body) {
-        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-        let end = buffer.indexOf('\n\n');
-        while (end !== -1) {
-          const data = buffer
-            .slice(0, end)
-            .split('\n')
-            .filter((line) => line.startsWith('data: '))
-            .map((line) => line.slice('data: '.length))
-            .join('\n');
-          buffer = buffer.slice(end + 2);
-          if (data !== '') {
-            const message = JSON.parse(data) as Message;
-            messages.push(message);
-            if (message.method === 'notifications/subscriptions/acknowledged') acknowledged();
-          }
-          end = buffer.indexOf('\n\n');
-        }
-      }
-    } catch {
-      // Aborted at the end of the test.
-    }
-  })();
-  await ack;
-  return messages;
-}
-
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return openListen(url, { id, notifications, signal: abort.signal });
 }
 
 const SUBSCRIPTION = 'io.modelcontextprotocol/subscriptionId';
@@ -175,7 +105,7 @@ describe('two server processes over one Redis', () => {
     await actor.callTool('change', { what: 'resource', uri: 'fixture://b' });
     await actor.callTool('change', { what: 'prompt', name: 'not_asked_for' });
     await actor.callTool('change', { what: 'resource', uri: 'fixture://a' });
-    await until(() => onA.length === 3, 'the notifications on A');
+    await waitUntil(() => onA.length === 3, 10_000, 'the notifications on A');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(onA.slice(1)).toEqual([
       {
@@ -207,7 +137,7 @@ describe('two server processes over one Redis', () => {
     );
     expect(a.child.signalCode).toBe('SIGKILL');
     await toB.callTool('change', { what: 'tool', name: 'after_a_died' });
-    await until(() => onB.length === 2, 'the notification on B');
+    await waitUntil(() => onB.length === 2, 10_000, 'the notification on B');
     expect(onB[1]).toEqual({
       jsonrpc: '2.0',
       method: 'notifications/tools/list_changed',

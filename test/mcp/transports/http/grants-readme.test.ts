@@ -5,53 +5,31 @@
  * and parses the section's configuration file.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { format } from 'node:util';
-import ts from 'typescript';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseServerConfig } from '../../../../src/mcp/index.js';
 import { OAuthFixture } from '../../../fixtures/oauth-server.js';
 import { startOidcMcp } from '../../../fixtures/oidc-mcp.js';
+import { examplePath, exampleText, printedBy, readmeBlock, typeProblems } from '../../../readme-examples.js';
 
 vi.mock('agentwire', () => import('../../../../src/index.js'));
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
-const readme = readFileSync('README.md', 'utf8');
 const examples = ['client-credentials', 'workload-identity', 'enterprise'].map((name) =>
-  path.resolve(`examples/auth/${name}.ts`),
+  examplePath(`auth/${name}.ts`),
 );
 let closeables: { close(): Promise<void> }[] = [];
 let dir: string | undefined;
 
 afterEach(async () => {
   vi.unstubAllEnvs();
-  vi.restoreAllMocks();
   for (const closeable of closeables) await closeable.close();
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   closeables = [];
   dir = undefined;
 });
-
-/** The body of the first fenced block of `language` after the heading `heading`. */
-function fencedBlock(heading: string, language: string): string {
-  const start = readme.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`README has no heading "${heading}"`);
-  const open = readme.indexOf(`\n\`\`\`${language}\n`, start);
-  const close = readme.indexOf('\n```\n', open + 1);
-  return readme.slice(open + language.length + 5, close + 1);
-}
-
-/** What the example printed with console.log while it ran. */
-async function run(file: string): Promise<string[]> {
-  const printed: string[] = [];
-  vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-    printed.push(format(...args));
-  });
-  await import(file);
-  return printed;
-}
 
 function tempDir(): string {
   dir = mkdtempSync(path.join(tmpdir(), 'agentwire-readme-auth-'));
@@ -81,29 +59,11 @@ describe('README: authorization without a browser', () => {
     ['#### Workload identity federation', 1],
     ['#### Enterprise-managed authorization', 2],
   ])('shows examples/auth/*.ts verbatim under %s', (heading, index) => {
-    expect(fencedBlock(heading, 'ts')).toBe(readFileSync(examples[index]!, 'utf8'));
+    expect(readmeBlock(heading, 'ts')).toBe(exampleText(examples[index]!));
   });
 
   it('type-checks the examples under the project settings', () => {
-    const config = ts.getParsedCommandLineOfConfigFile(
-      'tsconfig.json',
-      {},
-      {
-        ...ts.sys,
-        onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-          throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
-        },
-      },
-    );
-    if (!config) throw new Error('tsconfig.json could not be read');
-    const options = { ...config.options, noEmit: true, paths: { agentwire: [path.resolve('src/index.ts')] } };
-    const program = ts.createProgram(examples, options);
-    const problems = examples.flatMap((file) =>
-      ts
-        .getPreEmitDiagnostics(program, program.getSourceFile(file))
-        .map((d) => `${path.basename(file)}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`),
-    );
-    expect(problems).toEqual([]);
+    expect(typeProblems(examples)).toEqual([]);
   });
 
   it('runs the client credentials example against oidc-provider, with a secret and with a key file', async () => {
@@ -134,7 +94,7 @@ describe('README: authorization without a browser', () => {
     vi.stubEnv('MCP_SERVER_URL', fixture.url);
     vi.stubEnv('MCP_CLIENT_SECRET', secret);
     vi.stubEnv('MCP_KEY_FILE', keyFile);
-    expect(await run(examples[0]!)).toEqual([
+    expect(await printedBy(examples[0]!)).toEqual([
       whoamiResult('scopes: mcp:tools'),
       whoamiResult('scopes: mcp:tools'),
     ]);
@@ -148,7 +108,7 @@ describe('README: authorization without a browser', () => {
     writeFileSync(file, jwt);
     vi.stubEnv('MCP_SERVER_URL', server.url);
     vi.stubEnv('WORKLOAD_TOKEN_FILE', file);
-    expect(await run(examples[1]!)).toEqual([whoamiResult('whoami with scopes: mcp:read')]);
+    expect(await printedBy(examples[1]!)).toEqual([whoamiResult('whoami with scopes: mcp:read')]);
   });
 
   it('runs the enterprise example: token exchange at the IdP, then JWT bearer', async () => {
@@ -173,14 +133,14 @@ describe('README: authorization without a browser', () => {
     vi.stubEnv('IDP_ID_TOKEN', idToken);
     vi.stubEnv('IDP_ISSUER', idp.origin);
     vi.stubEnv('MCP_CLIENT_SECRET', 'wiki-secret-0123456789');
-    expect(await run(examples[2]!)).toEqual([whoamiResult('whoami with scopes: mcp:read')]);
+    expect(await printedBy(examples[2]!)).toEqual([whoamiResult('whoami with scopes: mcp:read')]);
     expect(server.tokenRequests[0]!.get('client_id')).toBe('agentwire-at-mcp');
   });
 
   it("parses the section's configuration file", () => {
     const base = tempDir();
     const config = parseServerConfig(
-      JSON.parse(fencedBlock('#### Enterprise-managed authorization', 'json')),
+      JSON.parse(readmeBlock('#### Enterprise-managed authorization', 'json')),
       {
         env: { REPORTS_SECRET: 'reports-secret-value', WIKI_SECRET: 'wiki-secret-value' },
         baseDir: base,
