@@ -382,6 +382,32 @@ describe.each([
   },
 );
 
+describe('resource subscriptions on a 2025 stdio connection', () => {
+  it('subscribe and unsubscribe get server spans with the URI, their upstream requests children', async () => {
+    const { client, close } = await sdkStdioClient('legacy');
+    const uri = 'demo://resource/dynamic/text/1';
+    try {
+      await client.subscribeResource({ uri, _meta: CALLER_META });
+      await client.unsubscribeResource({ uri });
+    } finally {
+      await close();
+    }
+    const subscribe = only('resources/subscribe', SERVER);
+    expect(subscribe.parentSpanContext?.spanId).toBe(CALLER_SPAN);
+    const { 'jsonrpc.request.id': id, ...attributes } = subscribe.attributes;
+    expect(id).toMatch(/^\d+$/);
+    expect(attributes).toEqual({
+      'mcp.method.name': 'resources/subscribe',
+      'mcp.resource.uri': uri,
+      'mcp.protocol.version': '2025-11-25',
+      'network.transport': 'pipe',
+    });
+    const upstream = only('resources/subscribe', CLIENT);
+    expect(upstream.parentSpanContext?.spanId).toBe(spanId(subscribe));
+    expect(only('resources/unsubscribe', SERVER).attributes['mcp.resource.uri']).toBe(uri);
+  });
+});
+
 describe('the ambient context', () => {
   it('is linked from the server span when _meta names another parent (a transport span, say)', async () => {
     const { client, close } = await sdkStdioClient('auto');
