@@ -6,7 +6,8 @@
  *
  * Which spans and attributes: the OpenTelemetry GenAI semantic conventions
  * (https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/ and gen-ai-agent-spans/) in agent/,
- * and the MCP semantic conventions (https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/) in mcp/.
+ * and the MCP semantic conventions (https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/) in mcp/ (client
+ * spans) and gateway/ (server spans).
  */
 import {
   type SpanAttributeValue,
