@@ -30,7 +30,11 @@ export interface SpanLike {
 export interface TracerLike {
   startSpan(
     name: string,
-    options: { kind: number; attributes: Record<string, SpanAttributeValue> },
+    options: {
+      kind: number;
+      attributes: Record<string, SpanAttributeValue>;
+      links?: { context: SpanContextLike }[];
+    },
     context: unknown,
   ): SpanLike;
 }
@@ -46,7 +50,14 @@ export interface TraceApi {
     getTracer(name: string, version?: string): TracerLike;
     setSpan(context: never, span: never): unknown;
     getSpan(context: never): SpanLike | undefined;
+    setSpanContext(context: never, spanContext: never): unknown;
   };
+  /** The host's configured propagators (the API's no-op one, with no `fields`, until one is set). */
+  propagation: {
+    extract(context: never, carrier: Readonly<Record<string, unknown>>): unknown;
+    fields(): string[];
+  };
+  createTraceState(serialized?: string): { serialize(): string };
   isSpanContextValid(spanContext: SpanContextLike): boolean;
 }
 

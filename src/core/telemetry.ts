@@ -6,13 +6,20 @@
  *
  * Which spans and attributes: the OpenTelemetry GenAI semantic conventions
  * (https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/ and gen-ai-agent-spans/) in agent/,
- * and the MCP semantic conventions (https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/) in mcp/.
+ * and the MCP semantic conventions (https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/) in mcp/ (client
+ * spans) and gateway/ (server spans).
  */
-import { type SpanAttributeValue, type SpanLike, type TraceApi, traceApi } from './otel-api.js';
+import {
+  type SpanAttributeValue,
+  type SpanContextLike,
+  type SpanLike,
+  type TraceApi,
+  traceApi,
+} from './otel-api.js';
 import { VERSION } from './version.js';
 
 /** `SpanKind` of the OpenTelemetry API. */
-const KIND = { internal: 0, client: 2 } as const;
+const KIND = { internal: 0, server: 1, client: 2 } as const;
 /** `SpanStatusCode.ERROR` of the OpenTelemetry API. */
 const STATUS_ERROR = 2;
 
@@ -24,6 +31,10 @@ export interface SpanSpec {
   name: string;
   kind: keyof typeof KIND;
   attributes: SpanAttributes;
+  /** The parent's context (an OpenTelemetry `Context`); default the active one. */
+  parent?: unknown;
+  /** Span contexts the span links to (semantic conventions: a transport's context beside the parent). */
+  links?: readonly SpanContextLike[];
 }
 
 /** The span of a piece of work, as the work sees it; every method is a no-op when nothing records. */
@@ -102,11 +113,13 @@ export function withSpan<T>(
 ): Promise<T> {
   const api = spec === undefined ? undefined : traceApi();
   if (api === undefined || spec === undefined) return work(NOTHING);
-  const parent = api.context.active();
+  const parent = spec.parent ?? api.context.active();
+  const options = { kind: KIND[spec.kind], attributes: defined(spec.attributes) };
+  const links = spec.links?.map((context) => ({ context }));
   // Asked for each span, not kept: a host may replace its global provider (the SDK caches tracers).
   const span = api.trace
     .getTracer('agentwire', VERSION)
-    .startSpan(spec.name, { kind: KIND[spec.kind], attributes: defined(spec.attributes) }, parent);
+    .startSpan(spec.name, links?.length ? { ...options, links } : options, parent);
   const recording = span.isRecording();
   const recorder = recording ? new Recorder(span) : undefined;
   if (recorder) recorders.set(span, recorder);

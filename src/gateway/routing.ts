@@ -19,6 +19,7 @@ import type { GatewayCatalog } from './catalog.js';
 import type { InputRelay, RelayRound } from './relay.js';
 import { type GatewayStatus, STATUS_RESOURCE } from './status.js';
 import type { ResourceSubscriptions, SubscriptionHolder } from './subscriptions.js';
+import { traceRequests } from './telemetry.js';
 
 /** What the handlers need of the gateway. */
 export interface GatewayRoutes {
@@ -58,6 +59,7 @@ export function gatewayServerFactory(routes: GatewayRoutes): (context: McpReques
         completions: {},
       },
     });
+    traceRequests(server);
     register(server, routes, era === 'modern' || routes.legacyCanAsk);
     routes.track?.(server);
     if (subscriptions && era !== 'modern') subscribeHandlers(server, routes.catalog, subscriptions);
