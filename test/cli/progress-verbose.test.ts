@@ -67,6 +67,33 @@ describe('--verbose', () => {
     });
   }, 60_000);
 
+  it('works before the command too (agentwire -v call …), and is refused where no server is talked to', async () => {
+    const run = await runBuilt(['-v', 'call', '--stdio', SCRIPTED_SERVER, 'echo', 'text=hi'], {
+      env: plainEnv(),
+    });
+    expect({ ...run, stderr: timeless(run.stderr) }).toEqual({
+      code: 0,
+      stdout: 'echo: hi\n',
+      stderr: [
+        'wire: scripted-server → #probe-1 server/discover',
+        'wire: scripted-server ← #probe-1 server/discover error -32601 (N ms)',
+        'wire: scripted-server → #0 initialize',
+        'wire: scripted-server ← #0 initialize result (N ms)',
+        'wire: scripted-server → notifications/initialized',
+        'wire: scripted-server → #1 tools/list',
+        'wire: scripted-server ← #1 tools/list result (N ms)',
+        'wire: scripted-server → #aw-1 tools/call',
+        'wire: scripted-server ← #aw-1 tools/call result (N ms)',
+        '',
+      ].join('\n'),
+    });
+    expect(await runBuilt(['--verbose', 'auth', 'status'], { env: plainEnv() })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: -v/--verbose does not apply to "auth status" (it talks to no server)\n',
+    });
+  }, 60_000);
+
   it('shows the lines a stdio server writes to its stderr', async () => {
     const run = await runBuilt(['call', '--verbose', ...LONG.slice(1)], { env: plainEnv() });
     const lines = run.stderr.split('\n');
