@@ -37,10 +37,15 @@ export function createClients(
   tails?: StderrTails,
 ): MCPClient[] {
   const taken = new Set(targets.flatMap((target) => (target.kind === 'config' ? [target.entry.name] : [])));
-  // URL elicitation is declared only where the user can be asked (a terminal); elsewhere a server that
-  // needs it fails the call with a -32042 error naming the URL (see url-consent.ts and failure.ts).
-  const handlers: ClientExtras = io?.confirm
-    ? { ...extra, onUrlElicitation: urlElicitationHandler(io) }
+  // URL elicitation is declared where the user can be asked (a terminal). Elsewhere only on 2026-07-28
+  // connections, whose handler refuses naming the URL; a 2025-era server's -32042 names it itself (see
+  // url-consent.ts and failure.ts).
+  const handlers: ClientExtras = io
+    ? {
+        ...extra,
+        onUrlElicitation: urlElicitationHandler(io),
+        ...(!io.confirm && { urlElicitationEras: '2026-07-28' as const }),
+      }
     : extra;
   const trace = io && targets.some((target) => target.verbose) ? new WireTrace(io) : undefined;
   return targets.map((target) => {
