@@ -6,7 +6,7 @@
 import { errorDataSuffix } from '../agent/error-data.js';
 import { MCPCallError, MCPConfigError, MCPToolError } from '../mcp/index.js';
 import { URL_ELICITATION_REQUIRED } from '../mcp/session/elicitations.js';
-import { failureHints } from './failure-explanations.js';
+import { explainedLine, failureHints } from './failure-explanations.js';
 import { ExitCode, type ExitCodeValue, singleLine } from './io.js';
 import { UrlConsentUnavailableError } from './url-consent.js';
 import { UsageError } from './usage-error.js';
@@ -49,7 +49,8 @@ export function describeFailure(error: unknown): Failure {
       // A JSON-RPC error's `data` often says how to fix the call (`{"field":"x","hint":"use y"}`); a
       // -32042's data is the URL list the message already names.
       text:
-        `error: ${singleLine(error.message)}${urlRequired ? '' : errorDataSuffix(error)}\n` +
+        (explainedLine(error) ??
+          `error: ${singleLine(error.message)}${urlRequired ? '' : errorDataSuffix(error)}\n`) +
         stderrLines(tail) +
         [...after, ...failureHints(error)].map((line) => `${line}\n`).join(''),
     };

@@ -11,6 +11,7 @@ import {
   MCPServers,
   type MCPToolFilter,
 } from '../mcp/index.js';
+import { checkOAuthOffers } from './auth/stored-login.js';
 import { reportDiagnostics } from './diagnostics.js';
 import { stderrLines } from './failure.js';
 import { explainedLine, spawnHint } from './failure-explanations.js';
@@ -138,7 +139,8 @@ export async function withServers<T>(
     if (options.diagnostics !== false) quiet.push(reportDiagnostics(client, io));
     if (options.failures !== 'report') {
       const onFailed = ({ error }: { error: MCPCallError }) => {
-        if (!connecting || signal?.aborted) return;
+        // A 401 is reported once connecting is over, when its hint is known (checkOAuthOffers).
+        if (!connecting || signal?.aborted || error.status === 401) return;
         reportedEarly.add(error);
         report(error);
       };
@@ -163,6 +165,7 @@ export async function withServers<T>(
     if (signal?.aborted) throw interruptedWhileConnecting(signal);
     if (options.failures !== 'report') {
       const failures = results.flatMap((result) => (result.ok ? [] : [result.error]));
+      await checkOAuthOffers(failures);
       const left = failures.filter((error) => !reportedEarly.has(error));
       if (failures.length > 0 && left.length === 0) {
         const error = options.mapError ? options.mapError(failures[0]) : failures[0];
