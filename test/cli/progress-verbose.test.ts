@@ -21,6 +21,20 @@ beforeAll(() => {
   ensureBuilt();
 }, 120_000);
 
+/** What -v shows of one `call … echo` of the scripted server. */
+const SCRIPTED_WIRE = [
+  'wire: scripted-server → #probe-1 server/discover',
+  'wire: scripted-server ← #probe-1 server/discover error -32601 (N ms)',
+  'wire: scripted-server → #0 initialize',
+  'wire: scripted-server ← #0 initialize result (N ms)',
+  'wire: scripted-server → notifications/initialized',
+  'wire: scripted-server → #1 tools/list',
+  'wire: scripted-server ← #1 tools/list result (N ms)',
+  'wire: scripted-server → #aw-1 tools/call',
+  'wire: scripted-server ← #aw-1 tools/call result (N ms)',
+  '',
+].join('\n');
+
 /** Durations vary from run to run; everything else is exact. */
 const timeless = (text: string) => text.replace(/\(\d+ ms\)/g, '(N ms)');
 
@@ -74,18 +88,7 @@ describe('--verbose', () => {
     expect({ ...run, stderr: timeless(run.stderr) }).toEqual({
       code: 0,
       stdout: 'echo: hi\n',
-      stderr: [
-        'wire: scripted-server → #probe-1 server/discover',
-        'wire: scripted-server ← #probe-1 server/discover error -32601 (N ms)',
-        'wire: scripted-server → #0 initialize',
-        'wire: scripted-server ← #0 initialize result (N ms)',
-        'wire: scripted-server → notifications/initialized',
-        'wire: scripted-server → #1 tools/list',
-        'wire: scripted-server ← #1 tools/list result (N ms)',
-        'wire: scripted-server → #aw-1 tools/call',
-        'wire: scripted-server ← #aw-1 tools/call result (N ms)',
-        '',
-      ].join('\n'),
+      stderr: SCRIPTED_WIRE,
     });
     expect(await runBuilt(['--verbose', 'auth', 'status'], { env: plainEnv() })).toEqual({
       code: 2,
