@@ -87,9 +87,3 @@ export const EVERYTHING_TOOLS = [
   'trigger-long-running-operation',
   'simulate-research-query',
 ];
-
-/**
- * The agent's warning (a CLI `warning:` line) for server-everything's task-only tool: none since the client
- * runs tasks (the tool is offered; server-everything declares `tasks.requests.tools.call`).
- */
-export const tasksWarning = (_server: string): string => '';

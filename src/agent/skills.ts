@@ -31,23 +31,34 @@ export async function skillsToolGroup(client: McpServerHandle): Promise<ToolGrou
   };
   const skills = await handle.listSkills();
   if (skills.length === 0) return undefined;
+  // The name the model is offered the tool under: `load_skill`, or `<server>__load_skill` when several
+  // servers offer skills (the registry prefixes a clash). The prompt and the tool's answers say that one.
+  const named = { offered: LOAD_SKILL_TOOL };
+  const tool = loadSkillTool(handle, skills, named);
   return {
     source: client.name,
-    list: () => [loadSkillTool(handle, skills)],
-    instructions: () => catalog(skills),
+    list: () => [tool],
+    instructions: (offeredName) => {
+      named.offered = offeredName(tool) ?? LOAD_SKILL_TOOL;
+      return catalog(skills, named.offered);
+    },
   };
 }
 
-/** The system prompt's section: one line per skill, how to load one. */
-function catalog(skills: readonly MCPSkill[]): string {
+/** The system prompt's section: one line per skill, how to load one with the tool named `toolName`. */
+function catalog(skills: readonly MCPSkill[], toolName: string): string {
   const lines = skills.map((skill) => `- ${skill.name}: ${skill.description}`);
   return [
-    `Skills this server offers. Before following one, call the ${LOAD_SKILL_TOOL} tool with its name to get its instructions:`,
+    `Skills this server offers. Before following one, call the ${toolName} tool with its name to get its instructions:`,
     ...lines,
   ].join('\n');
 }
 
-function loadSkillTool(client: SkillsHandle, skills: readonly MCPSkill[]): Tool {
+function loadSkillTool(
+  client: SkillsHandle,
+  skills: readonly MCPSkill[],
+  named: { readonly offered: string },
+): Tool {
   return {
     name: LOAD_SKILL_TOOL,
     description: `Loads a skill of MCP server "${client.name}": its SKILL.md instructions, or with \`path\` one of its other files.`,
@@ -79,7 +90,7 @@ function loadSkillTool(client: SkillsHandle, skills: readonly MCPSkill[]): Tool 
           : skill.files.filter((entry) => entry.path !== 'SKILL.md').map((entry) => entry.path);
       return others.length === 0
         ? text
-        : `${text}\n\nOther files of this skill (load one with ${LOAD_SKILL_TOOL} and its path): ${others.join(', ')}`;
+        : `${text}\n\nOther files of this skill (load one with ${named.offered} and its path): ${others.join(', ')}`;
     },
   };
 }

@@ -36,8 +36,11 @@ export interface ToolGroup {
   readonly maxResultBytes?: number;
   /** Resolves once the group's list is up to date (an MCP server's pending `tools/list` refresh). Never rejects. */
   settled?(): Promise<void>;
-  /** What the source asks of the model (an MCP server's `instructions`), if anything. */
-  instructions?(): string | undefined;
+  /**
+   * What the source asks of the model (an MCP server's `instructions`), if anything. `offeredName` gives the
+   * name one of the group's tools has in the last table built (prefixed on a clash), `undefined` before one.
+   */
+  instructions?(offeredName: (tool: Tool) => string | undefined): string | undefined;
 }
 
 /** One tool as offered to the model. */
@@ -86,6 +89,8 @@ interface Candidate {
 export class ToolRegistry {
   readonly #groups = new Set<ToolGroup>();
   readonly #policy: ToolNamePrefixPolicy;
+  /** Each tool's model-facing name in the last table built, for the groups' instructions. */
+  #offered = new WeakMap<Tool, string>();
 
   constructor(policy: ToolNamePrefixPolicy = 'on-collision') {
     this.#policy = policy;
@@ -134,6 +139,7 @@ export class ToolRegistry {
         ...(maxResultBytes === undefined ? {} : { maxResultBytes }),
       });
     }
+    this.#offered = new WeakMap([...byModelName.values()].map((entry) => [entry.tool, entry.modelName]));
     return { specs: [...byModelName.values()].map((e) => e.spec), byModelName, warnings };
   }
 
@@ -145,7 +151,7 @@ export class ToolRegistry {
   /** Each group's instructions, in the order the groups were added: `[source, text]`. */
   instructions(): [string, string][] {
     return [...this.#groups].flatMap((group) => {
-      const text = group.instructions?.()?.trim();
+      const text = group.instructions?.((tool) => this.#offered.get(tool))?.trim();
       return text ? [[group.source ?? 'local', text] as [string, string]] : [];
     });
   }

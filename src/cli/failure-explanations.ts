@@ -5,6 +5,7 @@
  * login command for a server that answered 401, `--input` for a VS Code `${input:ID}` without a value).
  * Each is read from the error's fields, never its message.
  */
+import { RegistrationRejectedError } from '@modelcontextprotocol/client';
 import { MCPCallError, MCPConfigError } from '../mcp/index.js';
 import { loginHint } from './auth/stored-login.js';
 import type { ServerTarget } from './server-options.js';
@@ -15,7 +16,24 @@ export function failureHints(error: unknown): string[] {
     const id = error.variable.slice('input:'.length);
     return [`hint: give it with --input ${id}=<value> (on a terminal it is asked for)`];
   }
+  if (unregistrable(error) !== undefined) {
+    return [
+      'hint: if the server takes a static token, give it with --header "Authorization: Bearer <token>" ' +
+        '(or in the config entry\'s "headers"); no login is needed then',
+    ];
+  }
   return loginHint(error);
+}
+
+/**
+ * The registration refusal of an `auth login` whose authorization server answered Dynamic Client
+ * Registration (RFC 7591) with an empty body: most often no OAuth at all there (a server with no
+ * metadata, whose default registration endpoint does not exist).
+ */
+function unregistrable(error: unknown): RegistrationRejectedError | undefined {
+  if (!(error instanceof MCPCallError) || !(error.cause instanceof RegistrationRejectedError))
+    return undefined;
+  return error.cause.body.trim() === '' ? error.cause : undefined;
 }
 
 /** The reworded error line, when the failure is one of the above; `undefined` otherwise. */
@@ -24,6 +42,14 @@ export function explainedLine(error: unknown): string | undefined {
   const where = `MCP server "${error.server}": ${error.method ?? 'request'} failed`;
   if (error.kind === 'http' && isHtml(error.body)) {
     return `error: ${where}: the server answered HTTP ${error.status} with an HTML page, not MCP: is the URL its MCP endpoint (often …/mcp)?\n`;
+  }
+  const refused = unregistrable(error);
+  if (refused !== undefined) {
+    return (
+      `error: ${where}: Dynamic Client Registration rejected (HTTP ${refused.status}) with an empty answer: the ` +
+      'authorization server offers no client registration there, most likely as the server publishes no OAuth ' +
+      'metadata (RFC 9728) at all\n'
+    );
   }
   if (hasCode(error, 'ERR_SSL_WRONG_VERSION_NUMBER')) {
     return `error: ${where}: the server does not speak TLS on that port: is it a plain http:// server?\n`;

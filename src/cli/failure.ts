@@ -6,8 +6,9 @@
 import { errorDataSuffix } from '../agent/error-data.js';
 import { MCPCallError, MCPConfigError, MCPToolError } from '../mcp/index.js';
 import { URL_ELICITATION_REQUIRED } from '../mcp/session/elicitations.js';
-import { failureHints } from './failure-explanations.js';
+import { explainedLine, failureHints } from './failure-explanations.js';
 import { ExitCode, type ExitCodeValue, singleLine } from './io.js';
+import { UrlConsentUnavailableError } from './url-consent.js';
 import { UsageError } from './usage-error.js';
 
 /** What to print and which code to exit with. */
@@ -34,15 +35,22 @@ export function describeFailure(error: unknown): Failure {
     // -32042 (MCP spec 2025-11-25, "Elicitation > URL Elicitation Required Error") reaches here when no
     // terminal could ask for consent, or the user said no: say how to go on.
     const urlRequired = error.code === URL_ELICITATION_REQUIRED;
+    // A 2026-07-28 URL elicitation refused for want of a terminal (url-consent.ts): name the URL.
+    const consent = error.cause instanceof UrlConsentUnavailableError ? error.cause : undefined;
     const after = urlRequired
       ? ['the server needs you to open that URL: open it in a browser, then run the command again']
-      : [];
+      : consent
+        ? [
+            `the server asks you to open ${consent.url}: run the command on a terminal to be asked for consent`,
+          ]
+        : [];
     return {
       exitCode: error.kind === 'aborted' ? ExitCode.interrupted : ExitCode.connection,
       // A JSON-RPC error's `data` often says how to fix the call (`{"field":"x","hint":"use y"}`); a
       // -32042's data is the URL list the message already names.
       text:
-        `error: ${singleLine(error.message)}${urlRequired ? '' : errorDataSuffix(error)}\n` +
+        (explainedLine(error) ??
+          `error: ${singleLine(error.message)}${urlRequired ? '' : errorDataSuffix(error)}\n`) +
         stderrLines(tail) +
         [...after, ...failureHints(error)].map((line) => `${line}\n`).join(''),
     };

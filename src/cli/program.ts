@@ -20,6 +20,8 @@ import type { CommandContext } from './context.js';
 import { configureHelp } from './help-text.js';
 import { type CliIo, ExitCode, type ExitCodeValue } from './io.js';
 import { ReportedFailure } from './reported-failure.js';
+import { VERBOSE_HELP } from './server-flags.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * Runs the CLI on `argv` (the arguments after the program name, e.g. `['tools', '--stdio', 'node s.js']`).
@@ -69,6 +71,23 @@ function createProgram(io: CliIo): Command {
     .version(VERSION)
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })
-    .showHelpAfterError('(add --help for usage)');
+    .showHelpAfterError('(add --help for usage)')
+    .option('-v, --verbose', VERBOSE_HELP);
+  // `agentwire -v call …` as `agentwire call -v …`: the program's flag handed to the command that runs.
+  program.hook('preAction', (_program, command) => {
+    if (program.opts().verbose !== true) return;
+    if (!command.options.some((option) => option.attributeName() === 'verbose'))
+      throw new UsageError(
+        `-v/--verbose does not apply to "${commandPath(command)}" (it talks to no server)`,
+      );
+    command.setOptionValue('verbose', true);
+  });
   return configureHelp(program);
+}
+
+/** `tasks list` for the `list` subcommand of `tasks`: the words after the program name. */
+function commandPath(command: Command): string {
+  const words: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) words.unshift(at.name());
+  return words.join(' ');
 }

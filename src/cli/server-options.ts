@@ -128,7 +128,7 @@ export function serverTargets(values: ServerListOptionValues): ServerTarget[] {
  */
 export type ClientExtras = Pick<
   MCPClientOptions,
-  'onSampling' | 'onUrlElicitation' | 'maxConcurrentCalls' | 'onWireMessage'
+  'onSampling' | 'onUrlElicitation' | 'urlElicitationEras' | 'maxConcurrentCalls' | 'onWireMessage'
 > & {
   stderr?: (line: string) => void;
 };

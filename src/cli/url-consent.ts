@@ -1,8 +1,11 @@
 /**
  * URL-mode elicitation in the CLI (MCP spec 2025-11-25 and 2026-07-28, "Client > Elicitation > URL Mode":
  * show the URL and its host, and ask for consent before the user goes there). On a terminal the user is
- * asked on stderr and answers on stdin; without one the elicitation is declined, so a -32042 fails the
- * command with an error naming the server and the URL rather than waiting for an answer that cannot come.
+ * asked on stderr and answers on stdin. Without one, URL elicitation is declared on 2026-07-28 connections
+ * only (`urlElicitationEras`), and the handler refuses with {@link UrlConsentUnavailableError} (server, URL):
+ * the `input_required` round fails the call at once with it as the call error's `cause`, so the command names
+ * the URL (never opening it) rather than the server's -32021. A 2025-era connection declares nothing, as
+ * before: its -32042 names the URLs itself.
  */
 import { createInterface } from 'node:readline/promises';
 import type { MCPUrlElicitation, MCPUrlElicitationAction } from '../mcp/index.js';
@@ -23,13 +26,31 @@ export function consentQuestion(server: string, elicitation: MCPUrlElicitation):
   );
 }
 
-/** The client option answering URL elicitations through `io.confirm`; declines when there is none. */
+/** A URL elicitation refused because no terminal can ask the user for consent. */
+export class UrlConsentUnavailableError extends Error {
+  /** The server that asked. */
+  readonly server: string;
+  /** The URL it asked the user to open, as it came. */
+  readonly url: string;
+
+  constructor(server: string, url: string) {
+    super(`MCP server "${server}" asks you to open ${url}, and there is no terminal to ask for consent`);
+    this.name = 'UrlConsentUnavailableError';
+    this.server = server;
+    this.url = url;
+  }
+}
+
+/**
+ * The client option answering URL elicitations through `io.confirm`.
+ * @throws UrlConsentUnavailableError when there is no terminal (`io.confirm` unset).
+ */
 export function urlElicitationHandler(io: CliIo) {
   return async (
     elicitation: MCPUrlElicitation,
     context: { server: string; signal: AbortSignal },
   ): Promise<MCPUrlElicitationAction> => {
-    if (!io.confirm) return 'decline';
+    if (!io.confirm) throw new UrlConsentUnavailableError(context.server, elicitation.url);
     const yes = await io.confirm(consentQuestion(context.server, elicitation), context.signal);
     return yes ? 'accept' : 'decline';
   };

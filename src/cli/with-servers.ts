@@ -11,6 +11,7 @@ import {
   MCPServers,
   type MCPToolFilter,
 } from '../mcp/index.js';
+import { checkOAuthOffers } from './auth/stored-login.js';
 import { reportDiagnostics } from './diagnostics.js';
 import { stderrLines } from './failure.js';
 import { explainedLine, spawnHint } from './failure-explanations.js';
@@ -37,10 +38,15 @@ export function createClients(
   tails?: StderrTails,
 ): MCPClient[] {
   const taken = new Set(targets.flatMap((target) => (target.kind === 'config' ? [target.entry.name] : [])));
-  // URL elicitation is declared only where the user can be asked (a terminal); elsewhere a server that
-  // needs it fails the call with a -32042 error naming the URL (see url-consent.ts and failure.ts).
-  const handlers: ClientExtras = io?.confirm
-    ? { ...extra, onUrlElicitation: urlElicitationHandler(io) }
+  // URL elicitation is declared where the user can be asked (a terminal). Elsewhere only on 2026-07-28
+  // connections, whose handler refuses naming the URL; a 2025-era server's -32042 names it itself (see
+  // url-consent.ts and failure.ts).
+  const handlers: ClientExtras = io
+    ? {
+        ...extra,
+        onUrlElicitation: urlElicitationHandler(io),
+        ...(!io.confirm && { urlElicitationEras: '2026-07-28' as const }),
+      }
     : extra;
   const trace = io && targets.some((target) => target.verbose) ? new WireTrace(io) : undefined;
   return targets.map((target) => {
@@ -133,7 +139,8 @@ export async function withServers<T>(
     if (options.diagnostics !== false) quiet.push(reportDiagnostics(client, io));
     if (options.failures !== 'report') {
       const onFailed = ({ error }: { error: MCPCallError }) => {
-        if (!connecting || signal?.aborted) return;
+        // A 401 is reported once connecting is over, when its hint is known (checkOAuthOffers).
+        if (!connecting || signal?.aborted || error.status === 401) return;
         reportedEarly.add(error);
         report(error);
       };
@@ -158,6 +165,7 @@ export async function withServers<T>(
     if (signal?.aborted) throw interruptedWhileConnecting(signal);
     if (options.failures !== 'report') {
       const failures = results.flatMap((result) => (result.ok ? [] : [result.error]));
+      await checkOAuthOffers(failures);
       const left = failures.filter((error) => !reportedEarly.has(error));
       if (failures.length > 0 && left.length === 0) {
         const error = options.mapError ? options.mapError(failures[0]) : failures[0];

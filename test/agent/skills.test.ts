@@ -141,4 +141,37 @@ describe('an agent offering MCP skills', () => {
       ],
     });
   });
+
+  it('with two skill servers, names each prefixed load_skill tool in the prompt and in its answers', async () => {
+    const agent = new Agent({ model: model(), systemPrompt: 'Be brief.' });
+    cleanups.push(() => agent.close());
+    for (const name of ['docs', 'notes'])
+      await agent.withMcpServerStdio(process.execPath, [SERVER], undefined, { name, skills: true });
+    fake.script(
+      { toolCalls: [{ id: 'p1', name: 'notes__load_skill', input: { name: 'pdf-processing' } }] },
+      { text: 'Done.' },
+    );
+    await agent.execute('Fill the form');
+    const section = (server: string) =>
+      `Instructions from MCP server "${server}":\n` +
+      `Skills this server offers. Before following one, call the ${server}__load_skill tool with its name to get its instructions:\n` +
+      '- pdf-processing: Extract, fill, and assemble PDF documents\n' +
+      '- release-notes: Write release notes from a list of merged changes';
+    const tools = (fake.requests[0]?.tools as { name: string }[] | undefined)?.map((tool) => tool.name);
+    expect({ system: fake.requests[0]?.system, tools }).toEqual({
+      system: `Be brief.\n\n${section('docs')}\n\n${section('notes')}`,
+      tools: ['docs__noop', 'docs__load_skill', 'notes__noop', 'notes__load_skill'],
+    });
+    expect((fake.requests[1]?.messages as unknown[] | undefined)?.[2]).toEqual({
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: 'p1',
+          content: `${PDF_SKILL_MD}\n\nOther files of this skill (load one with notes__load_skill and its path): references/FORMS.md`,
+          is_error: false,
+        },
+      ],
+    });
+  });
 });

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import type { FakeModelServer } from '../fixtures/fake-model-server.js';
 import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
-import { children, tasksWarning, tempDir } from '../helpers.js';
+import { children, tempDir } from '../helpers.js';
 
 const emptyHome = tempDir('agentwire-empty-home-');
 afterAll(() => emptyHome.remove());
@@ -112,7 +112,7 @@ describe('agentwire run with --config', () => {
         'Both answered.',
         '',
       ].join('\n'),
-      stderr: tasksWarning('server-everything') + tasksWarning('everything'),
+      stderr: '',
     });
     // 14 tools each, trigger-sampling-request included: `run` answers sampling with its model, so
     // server-everything offers that tool too; simulate-research-query runs as a task.

@@ -21,6 +21,20 @@ beforeAll(() => {
   ensureBuilt();
 }, 120_000);
 
+/** What -v shows of one `call … echo` of the scripted server. */
+const SCRIPTED_WIRE = [
+  'wire: scripted-server → #probe-1 server/discover',
+  'wire: scripted-server ← #probe-1 server/discover error -32601 (N ms)',
+  'wire: scripted-server → #0 initialize',
+  'wire: scripted-server ← #0 initialize result (N ms)',
+  'wire: scripted-server → notifications/initialized',
+  'wire: scripted-server → #1 tools/list',
+  'wire: scripted-server ← #1 tools/list result (N ms)',
+  'wire: scripted-server → #aw-1 tools/call',
+  'wire: scripted-server ← #aw-1 tools/call result (N ms)',
+  '',
+].join('\n');
+
 /** Durations vary from run to run; everything else is exact. */
 const timeless = (text: string) => text.replace(/\(\d+ ms\)/g, '(N ms)');
 
@@ -64,6 +78,22 @@ describe('--verbose', () => {
         'wire: scripted-server ← #aw-1 tools/call result (N ms)',
         '',
       ].join('\n'),
+    });
+  }, 60_000);
+
+  it('works before the command too (agentwire -v call …), and is refused where no server is talked to', async () => {
+    const run = await runBuilt(['-v', 'call', '--stdio', SCRIPTED_SERVER, 'echo', 'text=hi'], {
+      env: plainEnv(),
+    });
+    expect({ ...run, stderr: timeless(run.stderr) }).toEqual({
+      code: 0,
+      stdout: 'echo: hi\n',
+      stderr: SCRIPTED_WIRE,
+    });
+    expect(await runBuilt(['--verbose', 'auth', 'status'], { env: plainEnv() })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: -v/--verbose does not apply to "auth status" (it talks to no server)\n',
     });
   }, 60_000);
 

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import { startFakeOpenAI } from '../fixtures/fake-openai.js';
 import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
-import { ROOT, tasksWarning, tempDir } from '../helpers.js';
+import { ROOT, tempDir } from '../helpers.js';
 import { cli, EVERYTHING } from './run-cli.js';
 
 const CONTEXT_SCRIPT = path.join(ROOT, 'test', 'agent', 'fixtures', 'context-server.mjs');
@@ -66,7 +66,7 @@ describe('agentwire run: sampling, budget, error data (Anthropic wire format)', 
       '--yes',
     ]);
     expect(run.code).toBe(0);
-    expect(run.stderr).toBe(tasksWarning('server-everything'));
+    expect(run.stderr).toBe('');
     expect(fake.requests[1]).toMatchObject({
       model: 'claude-test',
       max_tokens: 64,

@@ -8,7 +8,7 @@ import { quote } from 'shell-quote';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
-import { SCRIPTED, tasksWarning } from '../helpers.js';
+import { SCRIPTED } from '../helpers.js';
 import { ensureBuilt, fakeAnthropicEnv, runBuilt } from './built-cli.js';
 import { EVERYTHING } from './run-cli.js';
 
@@ -74,7 +74,7 @@ describe('agentwire run limits', () => {
       code: 0,
       stdout: 'Nothing to do.\n',
       stderr:
-        `${tasksWarning('server-everything')}warning: 14 tools are more than --tool-search-threshold (0): the model ` +
+        `warning: 14 tools are more than --tool-search-threshold (0): the model ` +
         'is offered search_tools and loads the tools it needs (deferred: server-everything (14))\n',
       tools: ['search_tools'],
     });
@@ -89,7 +89,7 @@ describe('agentwire run limits', () => {
       code: 0,
       stdout: 'Nothing to do.\n',
       stderr:
-        `${tasksWarning('server-everything')}warning: 12 of 14 tools not offered: anthropic takes at most 2 tools ` +
+        `warning: 12 of 14 tools not offered: anthropic takes at most 2 tools ` +
         'per request (--max-tools-per-request; a lower --tool-search-threshold lets the model search them all); ' +
         'left out: get-env, get-resource-links, get-resource-reference, get-structured-content, get-sum, ' +
         'get-tiny-image, gzip-file-as-resource, toggle-simulated-logging, toggle-subscriber-updates, ' +
@@ -129,7 +129,7 @@ describe('agentwire run limits', () => {
           '▸ get-tiny-image [server-everything] {}\n' +
           "  ✓ get-tiny-image (N ms) Here's the image you requested: ⏎ [image content: image/png, 3.9 KB] ⏎ " +
           'The image above is the MCP logo.\nSeen.\n',
-        stderr: tasksWarning('server-everything'),
+        stderr: '',
       },
       sent: ['text', 'image', 'text'],
       withoutImages: placeholder,

@@ -9,7 +9,7 @@ import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import { startFakeOpenAI } from '../fixtures/fake-openai.js';
 import { startEverything } from '../fixtures/http-everything.js';
 import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
-import { children, readLog, SCRIPTED, tasksWarning, tempDir, waitUntil } from '../helpers.js';
+import { children, readLog, SCRIPTED, tempDir, waitUntil } from '../helpers.js';
 import { cli, EVERYTHING } from './run-cli.js';
 
 const PROVIDER_VARS = [
@@ -113,7 +113,7 @@ describe('agentwire run against a fake Anthropic API', () => {
         'The server echoed me, and the note says: remember the milk.',
         '',
       ].join('\n'),
-      stderr: tasksWarning('server-everything'),
+      stderr: '',
     });
     expect(fake.requests.map((request) => request.model)).toEqual([
       'claude-test',
@@ -156,7 +156,7 @@ describe('agentwire run against a fake Anthropic API', () => {
           'Both answered.',
           '',
         ].join('\n'),
-        stderr: tasksWarning('server-everything') + tasksWarning(host),
+        stderr: '',
       });
       const tools = (fake.requests[0]?.tools ?? []) as { name: string }[];
       const offered = tools.map((tool) => tool.name);
@@ -190,7 +190,7 @@ describe('agentwire run against a fake Anthropic API', () => {
     expect({ ...run, stdout: timeless(run.stdout) }).toEqual({
       code: 0,
       stdout: timeless(block('text')),
-      stderr: tasksWarning('server-everything'),
+      stderr: '',
     });
   });
 
@@ -310,9 +310,7 @@ describe('agentwire run against a fake Anthropic API', () => {
     expect(servers).toHaveLength(2);
     interrupt.abort(new Error('interrupted (SIGINT)'));
     expect(await run.code).toBe(130);
-    expect(run.stderr).toBe(
-      `${tasksWarning('server-everything')}error: the agent run was aborted (interrupted (SIGINT))\n`,
-    );
+    expect(run.stderr).toBe(`error: the agent run was aborted (interrupted (SIGINT))\n`);
     expect(run.stdout).toMatch(
       /^Starting both\.\n▸ trigger-long-running-operation \[server-everything\] \{"duration":30,"steps":30\}\n▸ sleep \[scripted-server\] \{"ms":30000,"progressEveryMs":100\}\n/,
     );

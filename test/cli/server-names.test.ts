@@ -9,7 +9,7 @@ import { quote } from 'shell-quote';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
-import { tasksWarning, tempDir } from '../helpers.js';
+import { tempDir } from '../helpers.js';
 import { ensureBuilt, fakeAnthropicEnv, runBuilt } from './built-cli.js';
 import { EVERYTHING } from './run-cli.js';
 
@@ -95,7 +95,7 @@ describe('server names in call and run', () => {
       run: {
         code: 0,
         stdout: '▸ echo [server-everything] {"message":"hi"}\n  ✓ echo (N ms) Echo: hi\nDone.\n',
-        stderr: tasksWarning('server-everything'),
+        stderr: '',
       },
     });
   }, 60_000);

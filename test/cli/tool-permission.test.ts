@@ -12,7 +12,7 @@ import { quote } from 'shell-quote';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
-import { tasksWarning, waitUntil } from '../helpers.js';
+import { waitUntil } from '../helpers.js';
 import { ensureBuilt, MAIN, plainEnv, runBuilt } from './built-cli.js';
 import { EVERYTHING } from './run-cli.js';
 
@@ -231,10 +231,7 @@ describe('agentwire run without a terminal', () => {
         'Not allowed.',
         '',
       ].join('\n'),
-      stderr:
-        tasksWarning('server-everything') +
-        `refused: ${refusal('toggle-simulated-logging')}\n` +
-        `refused: ${refusal('write_file')}\n`,
+      stderr: `refused: ${refusal('toggle-simulated-logging')}\n` + `refused: ${refusal('write_file')}\n`,
     });
     expect(resultFor('toolu_4')).toEqual({
       type: 'tool_result',

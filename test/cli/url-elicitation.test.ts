@@ -7,12 +7,21 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, waitUntil } from '../helpers.js';
+import { ROOT, readLog, tempDir, waitUntil } from '../helpers.js';
+import { runBuilt } from './built-cli.js';
 import { cli } from './run-cli.js';
 
 const MAIN = path.join(ROOT, 'dist', 'cli', 'main.js');
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'url-elicitation-server.mjs');
 const SERVER = quote([process.execPath, FIXTURE]);
+const FIXTURE_2026 = path.join(ROOT, 'test', 'fixtures', 'era2026', 'stdio-server.mjs');
+
+/** The `clientCapabilities` a message sent: `initialize`'s (2025), else its `_meta` envelope's (2026-07-28). */
+const capabilitiesOf = (message: { params?: Record<string, unknown> }) =>
+  message.params?.capabilities ??
+  (message.params?._meta as Record<string, unknown> | undefined)?.[
+    'io.modelcontextprotocol/clientCapabilities'
+  ];
 
 beforeAll(() => {
   // `npm test` builds before the suite; a bare `vitest run` may not have.
@@ -84,5 +93,63 @@ describe('agentwire call with a server that needs URL elicitation', () => {
         '(-32042): open https://auth.example.test/connect/github\n' +
         'the server needs you to open that URL: open it in a browser, then run the command again\n',
     });
+  });
+
+  it('without a terminal, a 2025-era initialize declares no URL elicitation, as before', async () => {
+    const temp = tempDir('agentwire-url-');
+    try {
+      const log = path.join(temp.dir, 'log.jsonl');
+      const env = ['--env', `FIXTURE_LOG=${log}`];
+      expect(await cli(['call', ...env, '--stdio', SERVER, 'echo', 'text=hi'])).toEqual({
+        code: 0,
+        stdout: 'echo: hi\n',
+        stderr: '',
+      });
+      const sent = readLog(log);
+      expect(sent.map((message) => [message.method, capabilitiesOf(message)])).toEqual([
+        ['server/discover', {}],
+        ['initialize', {}],
+        ['notifications/initialized', undefined],
+        ['tools/list', undefined],
+        ['tools/call', undefined],
+      ]);
+    } finally {
+      temp.remove();
+    }
+  });
+
+  it('without a terminal, a 2026-07-28 URL elicitation fails at once naming the URL, never opened', async () => {
+    const temp = tempDir('agentwire-url-');
+    try {
+      const record = path.join(temp.dir, 'stdin.jsonl');
+      const server = quote([
+        process.execPath,
+        FIXTURE_2026,
+        '--modern-only',
+        '--url-elicitation',
+        '--record',
+        record,
+      ]);
+      // The built executable, stdin a pipe: no terminal.
+      expect(await runBuilt(['call', '--stdio', server, 'open_url', '{"step":"checkout"}'])).toEqual({
+        code: 3,
+        stdout: '',
+        stderr:
+          'error: MCP server "stdio-server": tools/call "open_url" failed: the client\'s elicitation/create ' +
+          'handler failed\n' +
+          'the server asks you to open https://pay.example.test/checkout: run the command on a terminal to be ' +
+          'asked for consent\n',
+      });
+      // Declared in the request's envelope (MCP spec 2026-07-28, "Client > Elicitation > Capabilities"); the
+      // discovery probe declares what a 2025-era initialize would.
+      const sent = readLog(record).filter((message) => message.method !== 'subscriptions/listen');
+      expect(sent.map((message) => [message.method, capabilitiesOf(message)])).toEqual([
+        ['server/discover', {}],
+        ['tools/list', { elicitation: { url: {} } }],
+        ['tools/call', { elicitation: { url: {} } }],
+      ]);
+    } finally {
+      temp.remove();
+    }
   });
 });

@@ -1,5 +1,6 @@
 /** `agentwire call <tool> [key=value… | json | -]`: calls one tool of a server and prints its result. */
 import type { Command } from 'commander';
+import type { MCPTask } from '../../mcp/index.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../io.js';
 import { addServerOptions, type ServerOptionValues } from '../server-flags.js';
@@ -48,18 +49,24 @@ export function registerCallCommand(program: Command, context: CommandContext): 
       // A bar on a terminal for a tool that reports progress; ended before the result or error is printed.
       // Without one, a task-backed call (MCP tasks) reports each status the server gives on its own line.
       const progress = callProgress(context.io);
+      // A task's status reaches `onTaskStatus`, then `onprogress` as `task <status>…` with no task id: on
+      // the bar, that report shows the status line with the id instead.
+      let taskLine: string | undefined;
       try {
         return await client.callTool(tool, input, {
           ...timeout,
           ...(context.io.signal && { signal: context.io.signal }),
           ...(progress
-            ? { onprogress: progress.onprogress }
-            : {
-                onTaskStatus: ({ taskId, status, statusMessage }) =>
-                  context.io.stderr(
-                    `task ${taskId}: ${status}${statusMessage ? ` (${statusMessage})` : ''}\n`,
-                  ),
-              }),
+            ? {
+                onTaskStatus: (task) => {
+                  taskLine = taskStatusLine(task);
+                },
+                onprogress: (report) => {
+                  progress.onprogress(taskLine === undefined ? report : { ...report, message: taskLine });
+                  taskLine = undefined;
+                },
+              }
+            : { onTaskStatus: (task) => context.io.stderr(`${taskStatusLine(task)}\n`) }),
         });
       } finally {
         await progress?.stop();
@@ -73,4 +80,9 @@ export function registerCallCommand(program: Command, context: CommandContext): 
     }
     if (!options.json) context.io.stdout(renderForTerminal(result));
   });
+}
+
+/** `task <id>: <status> (<statusMessage>)`, a task's status as `call` shows it. */
+function taskStatusLine({ taskId, status, statusMessage }: MCPTask): string {
+  return `task ${taskId}: ${status}${statusMessage ? ` (${statusMessage})` : ''}`;
 }

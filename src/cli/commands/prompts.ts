@@ -3,7 +3,7 @@
  * Features > Prompts"), for people (default) or scripts (`--json`: the server's own objects).
  */
 import type { Command } from 'commander';
-import { serverWork } from '../command-runtime.js';
+import { requestServer } from '../command-runtime.js';
 import type { CommandContext } from '../context.js';
 import { toJson } from '../io.js';
 import { addServerOptions, type ServerOptionValues } from '../server-flags.js';
@@ -27,12 +27,8 @@ export function registerPromptsCommand(program: Command, context: CommandContext
     .description('list the prompts and their arguments (prompts/list)')
     .option('--json', 'print them as JSON');
   addServerOptions(list).action(async (options: PromptsOptions) => {
-    const { commandTarget, withServer, requestOptions } = await serverWork();
     const { formatPrompts } = await import('../resource-output.js');
-    const target = await commandTarget(options);
-    const items = await withServer(target, context.io, (client) =>
-      client.listPrompts(requestOptions(target, context.io)),
-    );
+    const items = await requestServer(options, context.io, (client, request) => client.listPrompts(request));
     context.io.stdout(options.json ? toJson(items) : formatPrompts(items));
   });
 
@@ -44,11 +40,9 @@ export function registerPromptsCommand(program: Command, context: CommandContext
     .option('--json', 'print the prompts/get result as JSON');
   addServerOptions(get).action(async (name: string, words: string[], options: PromptsOptions) => {
     const args = Object.fromEntries(parsePairs(words, 'the prompt arguments'));
-    const { commandTarget, withServer, requestOptions } = await serverWork();
     const { formatPromptMessages } = await import('../resource-output.js');
-    const target = await commandTarget(options);
-    const result = await withServer(target, context.io, (client) =>
-      client.getPrompt(name, args, requestOptions(target, context.io)),
+    const result = await requestServer(options, context.io, (client, request) =>
+      client.getPrompt(name, args, request),
     );
     context.io.stdout(options.json ? toJson(result) : formatPromptMessages(result));
   });

@@ -3,7 +3,7 @@
  * Features > Resources"), for people (default) or scripts (`--json`: the server's own objects).
  */
 import type { Command } from 'commander';
-import { serverWork } from '../command-runtime.js';
+import { requestServer } from '../command-runtime.js';
 import type { CommandContext } from '../context.js';
 import { toJson } from '../io.js';
 import { addServerOptions, type ServerOptionValues } from '../server-flags.js';
@@ -24,11 +24,9 @@ export function registerResourcesCommand(program: Command, context: CommandConte
 
   const list = json(resources.command('list').description('list the resources (resources/list)'), 'them');
   addServerOptions(list).action(async (options: ResourcesOptions) => {
-    const { commandTarget, withServer, requestOptions } = await serverWork();
     const { formatResources } = await import('../resource-output.js');
-    const target = await commandTarget(options);
-    const items = await withServer(target, context.io, (client) =>
-      client.listResources(requestOptions(target, context.io)),
+    const items = await requestServer(options, context.io, (client, request) =>
+      client.listResources(request),
     );
     context.io.stdout(options.json ? toJson(items) : formatResources(items));
   });
@@ -38,11 +36,9 @@ export function registerResourcesCommand(program: Command, context: CommandConte
     'them',
   );
   addServerOptions(templates).action(async (options: ResourcesOptions) => {
-    const { commandTarget, withServer, requestOptions } = await serverWork();
     const { formatTemplates } = await import('../resource-output.js');
-    const target = await commandTarget(options);
-    const items = await withServer(target, context.io, (client) =>
-      client.listResourceTemplates(requestOptions(target, context.io)),
+    const items = await requestServer(options, context.io, (client, request) =>
+      client.listResourceTemplates(request),
     );
     context.io.stdout(options.json ? toJson(items) : formatTemplates(items));
   });
@@ -55,11 +51,9 @@ export function registerResourcesCommand(program: Command, context: CommandConte
     'the resources/read result',
   );
   addServerOptions(read).action(async (uri: string, options: ResourcesOptions) => {
-    const { commandTarget, withServer, requestOptions } = await serverWork();
     const { formatContents } = await import('../resource-output.js');
-    const target = await commandTarget(options);
-    const result = await withServer(target, context.io, (client) =>
-      client.readResource(uri, requestOptions(target, context.io)),
+    const result = await requestServer(options, context.io, (client, request) =>
+      client.readResource(uri, request),
     );
     context.io.stdout(options.json ? toJson(result) : formatContents(result));
   });

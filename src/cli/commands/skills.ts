@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { MCPSkill, MCPSkillFile } from '../../mcp/index.js';
-import { serverWork } from '../command-runtime.js';
+import { requestServer } from '../command-runtime.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode, toJson } from '../io.js';
 import { ReportedFailure } from '../reported-failure.js';
@@ -25,11 +25,7 @@ export function registerSkillsCommand(program: Command, context: CommandContext)
     .description('list the skills: name, description, files (skills/list; no file is read)')
     .option('--json', 'print them as JSON');
   addServerOptions(list).action(async (options: SkillsOptions) => {
-    const { commandTarget, withServer, requestOptions } = await serverWork();
-    const target = await commandTarget(options);
-    const items = await withServer(target, context.io, (client) =>
-      client.listSkills(requestOptions(target, context.io)),
-    );
+    const items = await requestServer(options, context.io, (client, request) => client.listSkills(request));
     context.io.stdout(options.json ? toJson(items) : formatSkills(items));
   });
 
@@ -40,11 +36,8 @@ export function registerSkillsCommand(program: Command, context: CommandContext)
     .argument('[path]', 'a file of the skill, relative to its directory', 'SKILL.md')
     .option('--json', 'print the skill entry and the file as JSON');
   addServerOptions(show).action(async (name: string, path: string, options: SkillsOptions) => {
-    const { commandTarget, withServer, requestOptions } = await serverWork();
     const { MCPSkillNotFoundError, MCPSkillVerificationError } = await import('../../mcp/index.js');
-    const target = await commandTarget(options);
-    const shown = await withServer(target, context.io, async (client) => {
-      const request = requestOptions(target, context.io);
+    const shown = await requestServer(options, context.io, async (client, request) => {
       try {
         const file = await client.readSkillFile(name, path, request);
         const skill = (await client.listSkills(request)).find(

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { MCPTask } from '../../mcp/protocol/tasks.js';
-import { serverWork } from '../command-runtime.js';
+import { requestServer } from '../command-runtime.js';
 import type { CommandContext } from '../context.js';
 import { toJson } from '../io.js';
 import { addServerOptions, type ServerOptionValues } from '../server-flags.js';
@@ -34,11 +34,7 @@ export function registerTasksCommand(program: Command, context: CommandContext):
     .description('list the tasks the server keeps for this client (tasks/list)')
     .option('--json', 'print them as JSON');
   addServerOptions(list).action(async (options: TasksOptions) => {
-    const { commandTarget, withServer, requestOptions } = await serverWork();
-    const target = await commandTarget(options);
-    const items = await withServer(target, context.io, (client) =>
-      client.listTasks(requestOptions(target, context.io)),
-    );
+    const items = await requestServer(options, context.io, (client, request) => client.listTasks(request));
     const text = items.length === 0 ? '(no tasks)\n' : items.map(formatTask).join('');
     context.io.stdout(options.json ? toJson(items) : text);
   });
@@ -49,11 +45,7 @@ export function registerTasksCommand(program: Command, context: CommandContext):
     .argument('<id>', "the task's id")
     .option('--json', 'print the task as JSON');
   addServerOptions(get).action(async (id: string, options: TasksOptions) => {
-    const { commandTarget, withServer, requestOptions } = await serverWork();
-    const target = await commandTarget(options);
-    const task = await withServer(target, context.io, (client) =>
-      client.getTask(id, requestOptions(target, context.io)),
-    );
+    const task = await requestServer(options, context.io, (client, request) => client.getTask(id, request));
     context.io.stdout(options.json ? toJson(task) : formatTask(task));
   });
 
@@ -63,10 +55,8 @@ export function registerTasksCommand(program: Command, context: CommandContext):
     .argument('<id>', "the task's id")
     .option('--json', 'print the task the server reports as JSON (null when it reports none)');
   addServerOptions(cancel).action(async (id: string, options: TasksOptions) => {
-    const { commandTarget, withServer, requestOptions } = await serverWork();
-    const target = await commandTarget(options);
-    const task = await withServer(target, context.io, (client) =>
-      client.cancelTask(id, requestOptions(target, context.io)),
+    const task = await requestServer(options, context.io, (client, request) =>
+      client.cancelTask(id, request),
     );
     if (options.json) context.io.stdout(toJson(task ?? null));
     else context.io.stdout(task ? formatTask(task) : `cancelled ${id}\n`);

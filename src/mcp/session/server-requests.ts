@@ -73,11 +73,30 @@ export interface MCPServerRequestHandlers {
    */
   onUrlElicitationComplete?: (elicitationId: string, context: { server: string }) => void;
   /**
+   * The connections on which `onUrlElicitation` is declared: `'all'` (default), or `'2026-07-28'`, where it
+   * is declared in each 2026-07-28 request's `_meta` (MCP spec 2026-07-28, "Client > Elicitation >
+   * Capabilities") and a 2025-era connection goes as without the handler (no `elicitation.url` in
+   * `initialize`; a -32042 fails the request naming its URLs). For a host that cannot ask anyone: its
+   * handler can refuse naming the URL, where a 2026-07-28 server not told of the capability refuses the
+   * request with -32021 naming none, and a 2025-era server sees the capabilities it always saw.
+   */
+  urlElicitationEras?: 'all' | '2026-07-28';
+  /**
    * Roots offered to the server on `roots/list` (declares `roots.listChanged`); change with `setRoots()`.
    * Roots are deprecated in MCP 2026-07-28 (changelog, "Deprecated"; still fully functional, and supported
    * here).
    */
   roots?: Root[];
+}
+
+/**
+ * `handlers` as a connection of one era uses them: without the URL elicitation handlers on a 2025-era one
+ * (`modern` false) when `urlElicitationEras` is `'2026-07-28'`; else as given.
+ */
+export function eraHandlers<T extends MCPServerRequestHandlers>(handlers: T, modern: boolean): T {
+  if (modern || handlers.urlElicitationEras !== '2026-07-28') return handlers;
+  const { onUrlElicitation: _url, onUrlElicitationComplete: _complete, ...rest } = handlers;
+  return rest as T;
 }
 
 /** The `capabilities` to declare in `initialize` for these handlers. */

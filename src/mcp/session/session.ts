@@ -46,7 +46,7 @@ import {
 import { callThroughSdk } from './sdk-call.js';
 import { isSdkLateMessageReport } from './sdk-signals.js';
 import { answerServerRequests, routeNotifications } from './sdk-wiring.js';
-import { clientCapabilities, type MCPServerRequestHandlers } from './server-requests.js';
+import { clientCapabilities, eraHandlers, type MCPServerRequestHandlers } from './server-requests.js';
 import { SessionTasks, type TaskCallOptions } from './tasks-session.js';
 import { type ExcludedTool, ToolHeaders } from './tool-headers.js';
 
@@ -131,11 +131,11 @@ export class Session {
     createTransport: TransportFactory,
     hooks: SessionHooks,
     options: RequestOptions,
-    features: SessionClientFeatures = {},
+    given: SessionClientFeatures = {},
     era: SessionEra = {},
   ): Promise<Session> {
     const protocolVersion = era.protocolVersion ?? 'auto';
-    const capabilities = clientCapabilities(features);
+    const capabilities = clientCapabilities(eraHandlers(given, false));
     const context = { method: 'initialize', signal: options.signal, timeoutMs: options.timeoutMs };
     const negotiated = await negotiateOrFail(
       {
@@ -148,10 +148,13 @@ export class Session {
         timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         signal: options.signal,
       },
-      features.redact,
+      given.redact,
     );
     const { transport, prior } = negotiated;
-    const declared = withOfferedExtensions(capabilities, prior);
+    // The probe and `initialize` declare the 2025-era handlers; a 2026-07-28 request, those of its era.
+    const features = eraHandlers(given, prior?.kind === 'modern');
+    const offered = clientCapabilities(features);
+    const declared = withOfferedExtensions(offered, prior);
     noteRequestIds(transport);
     // A pin speaks only its revision; 'auto' keeps the SDK's own list, so the 2025 handshake is unchanged.
     const maxRounds = features.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
@@ -201,7 +204,7 @@ export class Session {
       );
     const fail = (error: unknown, method: string, toolName?: string) =>
       session.#fail(error, { method, toolName });
-    session.#tasks = SessionTasks.of(sdk, capabilities, session.#direct, session.#inputs, fail);
+    session.#tasks = SessionTasks.of(sdk, offered, session.#direct, session.#inputs, fail);
     session.#direct?.intercept();
     if (sdk.getProtocolEra() === 'modern') attachListen(session, sdk, server, hooks, features, options);
     return session;

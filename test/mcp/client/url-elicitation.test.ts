@@ -147,6 +147,23 @@ describe('URL elicitation, MCP 2025-11-25', () => {
     expect(toolCalls(log).map((call) => call.id)).toEqual(['aw-1']);
   });
 
+  it("urlElicitationEras '2026-07-28': nothing declared, and a -32042 fails at once, the handler not asked", async () => {
+    const log = logFile();
+    const { seen, onUrlElicitation } = recorder();
+    const client = await connect([FIXTURE_2025], log, { onUrlElicitation, urlElicitationEras: '2026-07-28' });
+    const initialize = readLog(log).find((message) => message.method === 'initialize');
+    expect(initialize?.params?.capabilities).toEqual({});
+    const error = (await client
+      .callTool('connect', { account: 'gitlab' })
+      .catch((e: unknown) => e)) as MCPCallError;
+    expect([error.kind, error.code, error.reason]).toEqual([
+      'jsonrpc',
+      -32042,
+      'URL elicitation required (-32042): open https://auth.example.test/connect/gitlab',
+    ]);
+    expect({ seen, calls: toolCalls(log).map((call) => call.id) }).toEqual({ seen: [], calls: ['aw-1'] });
+  });
+
   it('a declined elicitation is not retried', async () => {
     const log = logFile();
     const { seen, onUrlElicitation } = recorder('decline');
@@ -208,6 +225,18 @@ describe('URL elicitation, MCP 2026-07-28', () => {
     expect(capabilities).toEqual([{ elicitation: { url: {} } }, { elicitation: { url: {} } }]);
     expect(calls[1]!.params?.inputResponses).toEqual({ pay: { action: 'accept' } });
     expect(calls[0]!.params?.inputResponses).toBeUndefined();
+  });
+
+  it("urlElicitationEras '2026-07-28': a dual-era server spoken to in 2026-07-28 gets the capability", async () => {
+    const log = logFile();
+    const { seen, onUrlElicitation } = recorder();
+    const client = await connect([FIXTURE_2026, '--url-elicitation'], log, {
+      onUrlElicitation,
+      urlElicitationEras: '2026-07-28',
+    });
+    expect(client.getProtocolVersion()).toBe('2026-07-28');
+    expect(await client.callTool('open_url', { step: 'tip' })).toEqual(text2026('accept tip'));
+    expect(seen.map((entry) => entry.elicitation.url)).toEqual(['https://pay.example.test/tip']);
   });
 
   it('a declined URL elicitation reaches the server as decline', async () => {
