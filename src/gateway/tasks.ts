@@ -19,6 +19,10 @@
  * to a 2026 client (the upstream sends them only on a pending `tasks/result`; its task stays
  * `input_required` without `inputRequests`), and any question on the stateless 2025 HTTP leg (declined).
  * The tasks of `tasks/list` are those of the gateway's upstream sessions, which every gateway client shares.
+ *
+ * Libraries: the SDK's server package serves no tasks of either kind, and `@modelcontextprotocol/ext-tasks`
+ * (0.2.2) has the requester's side and a 2025 receiver of task-backed sampling / elicitation, not a
+ * server's tool tasks; the upstream side is agentwire's client (`onTaskCreated`, `taskPassThrough`).
  */
 import { ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import { isRecord } from '../core/json.js';
