@@ -85,18 +85,21 @@ export class GatewayTasks {
 
   /** The capabilities the gateway declares for `era`, from the upstreams as they are now. */
   capabilities(era: Era, tools: UpstreamTool[]): Result {
-    const offers = this.#servers.clients().map(passThroughOf);
+    // Served per request over HTTP: each upstream's offer is read once, not once per tool.
+    const offers = new Map(this.#servers.clients().map((client) => [client, passThroughOf(client)]));
+    const offerOf = (client: MCPClient) => offers.get(client);
+    const all = [...offers.values()];
     if (era === 'modern') {
-      const some = tools.some((tool) => canRunAsTask(passThroughOf(tool.client), tool.definition));
-      const modern = offers.some((offer) => offer?.protocol === 'modern');
+      const some = tools.some((tool) => canRunAsTask(offerOf(tool.client), tool.definition));
+      const modern = all.some((offer) => offer?.protocol === 'modern');
       return some || modern ? { extensions: { [TASKS_EXTENSION]: {} } } : {};
     }
     const call = tools.some(
-      (tool) => taskSupportOf(tool.definition) !== 'forbidden' && canRunAsTask(passThroughOf(tool.client)),
+      (tool) => taskSupportOf(tool.definition) !== 'forbidden' && canRunAsTask(offerOf(tool.client)),
     );
     if (!call) return {};
-    const list = offers.some((offer) => offer?.legacy?.list === true);
-    const cancel = offers.some((offer) => offer?.protocol === 'modern' || offer?.legacy?.cancel === true);
+    const list = all.some((offer) => offer?.legacy?.list === true);
+    const cancel = all.some((offer) => offer?.protocol === 'modern' || offer?.legacy?.cancel === true);
     return {
       tasks: { requests: { tools: { call: {} } }, ...(list && { list: {} }), ...(cancel && { cancel: {} }) },
     };

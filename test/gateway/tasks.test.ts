@@ -289,7 +289,7 @@ const anyResult = {
 } as never;
 
 describe('the bare SDK client on a 2025-11-25 stdio connection', () => {
-  it('gets the task, its status notifications, and through tasks/result an elicitation and the result', async () => {
+  it('gets the task, its statuses, an elicitation and the result through tasks/result; a 2026 task in 2025 shapes', async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
     const host = gateway.serveStdio({ stdin, stdout });
@@ -346,6 +346,25 @@ describe('the bare SDK client on a 2025-11-25 stdio connection', () => {
       expect(
         [...seen].every((status) => ['working', 'input_required', 'completed'].includes(String(status))),
       ).toBe(true);
+      // A task of the 2026 upstream, started by a 2026 client: this 2025 client reads it in 2025 shapes.
+      const modern = await connect('auto');
+      const other = modern.callToolAsTask('tasks__research', { topic: 'fog', steps: 3, stepMs: 100 });
+      const otherId = (await created(other)).taskId;
+      const shape = (await client.request(
+        { method: 'tasks/get', params: { taskId: otherId } },
+        anyResult,
+      )) as {
+        [key: string]: unknown;
+      };
+      expect(shape).toMatchObject({ taskId: otherId, ttl: 60_000, pollInterval: 50 });
+      expect(shape.ttlMs).toBeUndefined();
+      const outcome = (await client.request(
+        { method: 'tasks/result', params: { taskId: otherId } },
+        anyResult,
+      )) as { content: unknown[]; _meta: Record<string, unknown> };
+      expect(outcome.content).toEqual([{ type: 'text', text: 'researched fog in 3 steps' }]);
+      expect(outcome._meta['io.modelcontextprotocol/related-task']).toEqual({ taskId: otherId });
+      expect((await other.result).content).toEqual(outcome.content);
       const forged = client.request({ method: 'tasks/get', params: { taskId: 'forged' } }, anyResult);
       await expect(forged).rejects.toMatchObject({ code: -32602 });
       // A 2025 client may not ask for a task of a tool without task support (MCP spec 2025-11-25,
