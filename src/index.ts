@@ -122,6 +122,7 @@ export {
   type MCPStdioServerEntry,
   type MCPTask,
   type MCPTaskCall,
+  type MCPTaskPassThrough,
   type MCPTaskStatus,
   type MCPTaskSupport,
   type MCPTokenEndpointAuthMethod,

@@ -169,6 +169,7 @@ describe('public API', () => {
         // mcp: tasks (MCP spec 2025-11-25 tasks, 2026-07-28 tasks extension)
         'MCPTask',
         'MCPTaskCall',
+        'MCPTaskPassThrough',
         'MCPTaskStatus',
         'MCPTaskSupport',
         // agent

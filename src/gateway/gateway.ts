@@ -32,10 +32,11 @@ import {
   type MCPGatewayOptions,
 } from './options.js';
 import { InputRelay } from './relay.js';
-import { type GatewayRoutes, gatewayServerFactory } from './routing.js';
+import { type GatewayRoutes, gatewayServerFactory, upstreamError } from './routing.js';
 import { GatewayStatus, type MCPGatewayStatusDocument } from './status.js';
 import { type MCPGatewayStdioHost, type MCPGatewayStdioOptions, serveGatewayStdio } from './stdio-host.js';
 import { ResourceSubscriptions } from './subscriptions.js';
+import { GatewayTasks } from './tasks.js';
 
 type Change = 'tools' | 'prompts' | 'resources';
 
@@ -55,6 +56,7 @@ export class MCPGateway {
   readonly #options: MCPGatewayOptions;
   readonly #bus: ServerEventBus;
   readonly #subscriptions: ResourceSubscriptions;
+  readonly #tasks: GatewayTasks;
   readonly #stdioInstances = new Set<Server>();
   readonly #hosts = new Set<{ close(): Promise<void> }>();
   readonly #handlers = new Set<McpHttpHandler>();
@@ -89,6 +91,7 @@ export class MCPGateway {
     this.#status = new GatewayStatus(servers, (server, name) => this.#catalog.gatewayName(server, name));
     this.#bus = options.bus ?? new InMemoryServerEventBus();
     this.#subscriptions = new ResourceSubscriptions(servers, this.#bus);
+    this.#tasks = new GatewayTasks(servers, this.#relay, upstreamError);
     this.#follow();
   }
 
@@ -160,6 +163,7 @@ export class MCPGateway {
     this.#closing ??= (async () => {
       for (const detach of this.#detach) detach();
       this.#subscriptions.close();
+      this.#tasks.close();
       this.#relay.close();
       await Promise.allSettled([...this.#hosts].map((host) => host.close()));
       await this.servers.disconnectAll();
@@ -174,6 +178,7 @@ export class MCPGateway {
       relay: this.#relay,
       status: this.#status,
       subscriptions: this.#subscriptions,
+      tasks: this.#tasks,
       serverInfo: this.#options.serverInfo ?? { name: 'agentwire-gateway', version: VERSION },
       ...(track && { track }),
     };

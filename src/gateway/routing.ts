@@ -10,7 +10,7 @@ import {
   type McpRequestContext,
   ProtocolError,
   ProtocolErrorCode,
-  Server,
+  type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { MCPClient } from '../mcp/client/client.js';
@@ -19,6 +19,8 @@ import type { GatewayCatalog } from './catalog.js';
 import type { InputRelay, RelayRound } from './relay.js';
 import { type GatewayStatus, STATUS_RESOURCE } from './status.js';
 import type { ResourceSubscriptions, SubscriptionHolder } from './subscriptions.js';
+import { GatewayServer, registerTaskHandlers } from './task-handlers.js';
+import type { GatewayTasks } from './tasks.js';
 import { traceRequests } from './telemetry.js';
 
 /** What the handlers need of the gateway. */
@@ -28,6 +30,8 @@ export interface GatewayRoutes {
   status: GatewayStatus;
   /** Resource subscriptions shared by every instance; without it, none are offered. */
   subscriptions?: ResourceSubscriptions;
+  /** Tasks passed through (tasks.ts); without it, none are offered. */
+  tasks?: GatewayTasks;
   serverInfo: { name: string; version: string };
   /** Told of each instance made, and of its closing (stdio instances deliver their own notifications). */
   track?: (server: Server) => void;
@@ -51,16 +55,19 @@ export function gatewayServerFactory(routes: GatewayRoutes): (context: McpReques
     // Subscriptions are offered where updates can reach the client: on 2026-07-28 listen streams, and on
     // a 2025-era connection that lasts (stdio), not on the stateless 2025 HTTP leg.
     const subscriptions = era === 'modern' || routes.legacyCanAsk ? routes.subscriptions : undefined;
-    const server = new Server(routes.serverInfo, {
+    const tasks = routes.tasks?.capabilities(era, routes.catalog.tools()) ?? {};
+    const server = new GatewayServer(routes.serverInfo, {
       capabilities: {
         tools: { listChanged: true },
         resources: { listChanged: true, ...(subscriptions && { subscribe: true }) },
         prompts: { listChanged: true },
         completions: {},
+        ...tasks,
       },
     });
     traceRequests(server);
     register(server, routes, era === 'modern' || routes.legacyCanAsk);
+    if (routes.tasks) registerTaskHandlers(server, routes.tasks, era, tasks, routes.legacyCanAsk);
     routes.track?.(server);
     if (subscriptions && era !== 'modern') subscribeHandlers(server, routes.catalog, subscriptions);
     return server;
@@ -80,15 +87,17 @@ function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void 
     const target = catalog.resolveTool(name);
     if (!target) throw unknownTool(routes, name);
     const progress = progressForwarder(request.params._meta?.progressToken, ctx);
+    const task = routes.tasks?.call(target, request.params, ctx, routes.legacyCanAsk);
     const result = await relayed(relay, target.client, ctx, (signal) =>
       target.client.callTool(target.name, input, {
         signal,
         // The gateway's client decides whether a call lost with its upstream is sent again.
         retryOnReconnect: false,
         ...(progress && { onprogress: progress }),
+        ...task?.options,
       }),
     );
-    return passThrough(result) as never;
+    return (task ? task.answer(result, passThrough) : passThrough(result)) as never;
   });
   server.setRequestHandler('prompts/list', async () => ({ prompts: await catalog.prompts() }));
   server.setRequestHandler('prompts/get', async (request, ctx) => {

@@ -118,6 +118,7 @@ export type {
   MCPUrlElicitationAction,
   ServerRequestContext,
 } from './session/server-requests.js';
+export type { MCPTaskPassThrough } from './session/tasks-passthrough.js';
 export type { AuthorizationCallback } from './transports/http/auth.js';
 export {
   OAuthFileStore,

@@ -30,6 +30,7 @@ import {
 import type { RequestOptions } from '../session/request-options.js';
 import { objectWithArraySchema } from '../session/result-checks.js';
 import type { Session } from '../session/session.js';
+import type { MCPTaskPassThrough } from '../session/tasks-passthrough.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
 import { CallLimiter } from './call-limiter.js';
 import { completeArgument, type MCPCompleteParams, type MCPCompletion } from './completion.js';
@@ -52,6 +53,9 @@ import { callThroughConnection } from './tool-call.js';
 import { redactToolErrorText } from './tool-error-text.js';
 import { ToolRefresh } from './tool-refresh.js';
 import { httpTransportPlan, stdioTransportPlan, type TransportPlan } from './transport-plan.js';
+
+/** A tool's arguments. */
+type ToolInput = Record<string, unknown>;
 
 export type { MCPConnectOptions } from './connect-attempt.js';
 export {
@@ -254,11 +258,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * @throws MCPCallError — kind `timeout`, `aborted`, `jsonrpc`, `connection_closed`, `session_expired`,
    *   `not_connected`, `transport`, `http`, `protocol`.
    */
-  async callTool(
-    name: string,
-    input: Record<string, unknown> = {},
-    options?: MCPToolCallOptions,
-  ): Promise<CallToolResult> {
+  async callTool(name: string, input: ToolInput = {}, options?: MCPToolCallOptions): Promise<CallToolResult> {
     // A failed tool's text loses this client's credentials (tool-error-text.ts).
     return redactToolErrorText(await this.#callTool(name, input, options), this.#plan.redact);
   }
@@ -277,11 +277,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * task's last status and progress, `cancel()`, and the final `result` (what `callTool` resolves with).
    * Input the task asks for goes to the client's handlers (`onElicitation`, `onSampling`, `roots`).
    */
-  callToolAsTask(
-    name: string,
-    input: Record<string, unknown> = {},
-    options?: MCPToolCallOptions,
-  ): MCPTaskCall {
+  callToolAsTask(name: string, input: ToolInput = {}, options?: MCPToolCallOptions): MCPTaskCall {
     return startTaskCall((merged) => this.callTool(name, input, merged), options);
   }
 
@@ -293,6 +289,11 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   /** Any task by id, whoever created it (`tasks/get`). @throws MCPCallError (`protocol`: no tasks) */
   getTask(taskId: string, options?: MCPRequestOptions): Promise<MCPTask> {
     return this.#requireSession('tasks/get').tasks.get(taskId, this.#requestOptions(options));
+  }
+
+  /** The server's tasks, raw, for an intermediary to pass on (the gateway). @throws MCPCallError */
+  taskPassThrough(method: string): MCPTaskPassThrough {
+    return this.#requireSession(method).tasks.passThrough();
   }
 
   /** `tasks/cancel` of any task id; the task, when the answer has it. @throws MCPCallError (`protocol`) */

@@ -3,6 +3,7 @@
  * per-call overrides layered on top.
  */
 import type { MCPTask } from '../protocol/tasks.js';
+import type { CallToolResult } from '../protocol/types.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
 
 /** Default of `taskTimeoutMs`: one hour, in ms. */
@@ -38,6 +39,14 @@ export interface MCPToolCallOptions extends RequestOptions {
   taskTimeoutMs?: number | undefined;
   /** Told of each status the task reports (a task-backed call only), the first one included. */
   onTaskStatus?: ((task: MCPTask) => void) | undefined;
+  /**
+   * Told of the task the server created for the call, as the server sent it (2025-11-25: the
+   * `CreateTaskResult`'s `task`; 2026-07-28 extension: the `CreateTaskResult`, `resultType` included). When
+   * it returns a result, the call resolves with that result at once and the task is left to the caller
+   * (`MCPClient.getTask`, `cancelTask`, …), not polled: what an intermediary passing tasks on (the gateway)
+   * needs. Returning undefined lets the call run the task to its end. Default: absent.
+   */
+  onTaskCreated?: ((created: Record<string, unknown>) => CallToolResult | undefined) | undefined;
   /**
    * Per-call bound in ms; when `timeoutMs` is given too, `timeoutMs` wins.
    * @deprecated use timeoutMs

@@ -80,7 +80,8 @@ export class TaskRequestError extends Error {
 }
 
 /** The options a task-backed call takes. */
-export type TaskRunOptions = RequestOptions & Pick<MCPToolCallOptions, 'taskTimeoutMs' | 'onTaskStatus'>;
+export type TaskRunOptions = RequestOptions &
+  Pick<MCPToolCallOptions, 'taskTimeoutMs' | 'onTaskStatus' | 'onTaskCreated'>;
 
 /**
  * Polls `first`'s task until it ends and returns its final result.

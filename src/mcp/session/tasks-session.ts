@@ -19,6 +19,7 @@ import {
   legacyTaskCapabilities,
 } from './tasks-legacy.js';
 import { advertisesTasksExtension, createdTask, ModernTaskWire, tasksMeta } from './tasks-modern.js';
+import { type MCPTaskPassThrough, taskPassThrough } from './tasks-passthrough.js';
 import { cancelTask, getTask, listTasks, type TaskRequestsSetup } from './tasks-requests.js';
 import { runTask, TaskRequestError, type TaskRunContext, type TaskRunOptions } from './tasks-run.js';
 
@@ -152,7 +153,9 @@ export class SessionTasks {
     const direct = this.#setup?.direct as DirectRequests;
     const legacy = this.#legacy as LegacyTaskCapabilities;
     const { first, wire } = await createLegacyTask(direct, params, legacy, leg);
-    return runTask(first, wire, options, this.#context(String(params.name)));
+    return (
+      options.onTaskCreated?.(first.raw) ?? runTask(first, wire, options, this.#context(String(params.name)))
+    );
   }
 
   /** The 2026-era hooks (tasks-modern.ts); undefined when the server did not advertise the extension. */
@@ -161,7 +164,8 @@ export class SessionTasks {
     const setup = this.#setup;
     if (meta === undefined || setup?.direct === undefined) return undefined;
     const wire = new ModernTaskWire(setup.direct, meta, setup.inputs);
-    const onTask = (created: Record<string, unknown>, signal: AbortSignal | undefined) =>
+    const onTask = async (created: Record<string, unknown>, signal: AbortSignal | undefined) =>
+      options.onTaskCreated?.(created) ??
       runTask(createdTask(created), wire, { ...options, signal }, this.#context(toolName));
     return { meta, onTask };
   }
@@ -209,6 +213,11 @@ export class SessionTasks {
   /** `tasks/cancel` of any task id: see tasks-requests.ts. @throws MCPCallError */
   cancel(taskId: string, options: RequestOptions): Promise<MCPTask | undefined> {
     return cancelTask(this.#requests(), taskId, options);
+  }
+
+  /** The server's tasks for an intermediary to pass on (tasks-passthrough.ts). */
+  passThrough(): MCPTaskPassThrough {
+    return taskPassThrough(this.#requests());
   }
 
   #requests(): TaskRequestsSetup {
