@@ -97,15 +97,24 @@ export class FastToolCalls {
     if ('id' in message && !('method' in message)) this.#instance?.learning.delete(message.id as Id);
   }
 
-  /** Takes `message` when it is a request the fast path serves; false hands it to the SDK server. */
-  offer(message: JSONRPCMessage): boolean {
-    if (!('method' in message)) return false;
-    if (message.method === 'notifications/cancelled') return this.#cancel(message.params);
-    if (message.method !== 'tools/call' || !('id' in message)) return false;
+  /** Takes a cancellation of a call in flight here (a checked message); false hands it to the SDK server. */
+  cancelled(message: JSONRPCMessage): boolean {
+    return (
+      'method' in message && message.method === 'notifications/cancelled' && this.#cancel(message.params)
+    );
+  }
+
+  /**
+   * Takes `value` (a parsed line, not checked yet) when it is a `tools/call` request the fast path serves
+   * (see the file header); false hands it to the SDK server, which checks it as always.
+   */
+  take(value: unknown): boolean {
+    if (!isRequest(value) || value.method !== 'tools/call') return false;
     const instance = this.#instance;
     if (instance === undefined || instance.server.transport === undefined) return false;
-    const id = message.id as Id;
-    const params = message.params as Params | undefined;
+    const message = value as JSONRPCMessage;
+    const { id } = value;
+    const params = value.params as Params | undefined;
     const meta = params && takeable(params);
     if (meta === undefined || this.#inFlight.has(id) || this.#handedOver.has(id)) return false;
     if (!instance.learnt.has(meta)) {
@@ -191,6 +200,19 @@ export class FastToolCalls {
     this.#handedOver.clear();
     this.#instance = undefined;
   }
+}
+
+/**
+ * Whether `value` is certain to pass the SDK's JSON-RPC request check (`JSONRPCRequestSchema`: strict,
+ * `jsonrpc` "2.0", an id that is a string or an integer, a string method, object params).
+ */
+function isRequest(value: unknown): value is { id: Id; method: string; params?: unknown } {
+  if (!isPlainObject(value) || value.jsonrpc !== '2.0' || typeof value.method !== 'string') return false;
+  const { id } = value;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return false;
+  for (const key in value)
+    if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return false;
+  return true;
 }
 
 /** The `_meta` key of params the fast path may take ('' without `_meta`), or undefined. */

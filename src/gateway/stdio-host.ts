@@ -5,14 +5,16 @@
  * notifications itself: as `subscriptions/listen` notifications in 2026-07-28, as plain `list_changed`
  * notifications in the 2025 era.
  *
- * Between the SDK's stdio transport and `serveStdio` sits the fast path of `tools/call` (fast-call.ts): each
- * message read is offered to it first, and whatever it does not take reaches the SDK as before.
+ * The framing is the gateway's own (stdio-framing.ts), and between it and `serveStdio` sits the fast path of
+ * `tools/call` (fast-call.ts): each line read is offered to it first, and whatever it does not take reaches
+ * the SDK as before.
  */
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Server, Transport } from '@modelcontextprotocol/server';
-import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { FastToolCalls } from './fast-call.js';
 import { type GatewayRoutes, gatewayServerFactory } from './routing.js';
+import { GatewayStdioWire } from './stdio-framing.js';
 
 /** Streams of the stdio host. */
 export interface MCPGatewayStdioOptions {
@@ -40,7 +42,7 @@ export function serveGatewayStdio(
     stdin.once('end', resolve);
     stdin.once('close', resolve);
   });
-  const transport = new FastPathTransport(new StdioServerTransport(stdin, options.stdout), routes);
+  const transport = new FastPathTransport(stdin, options.stdout ?? process.stdout, routes);
   const handle = serveStdio(gatewayServerFactory(transport.routes), {
     transport,
     maxSubscriptions: options.maxSubscriptions,
@@ -57,19 +59,19 @@ export function serveGatewayStdio(
 }
 
 /**
- * The SDK's stdio transport with the fast path in front: `serveStdio` sets this one's handlers and sees
- * every message the fast path does not take, and every answer passes through its `send`.
+ * The stdio wire with the fast path in front: `serveStdio` sets this one's handlers and sees every message
+ * the fast path does not take, and every answer passes through its `send`.
  */
 class FastPathTransport implements Transport {
   onclose?: Transport['onclose'];
   onerror?: Transport['onerror'];
   onmessage?: Transport['onmessage'];
   readonly routes: GatewayRoutes;
-  readonly #wire: StdioServerTransport;
+  readonly #wire: GatewayStdioWire;
   readonly #fast: FastToolCalls;
 
-  constructor(wire: StdioServerTransport, routes: GatewayRoutes) {
-    this.#wire = wire;
+  constructor(stdin: Readable, stdout: Writable, routes: GatewayRoutes) {
+    this.#wire = new GatewayStdioWire(stdin, stdout, (value) => this.#fast.take(value));
     this.#fast = new FastToolCalls(routes.catalog, routes.relay, {
       toSdk: (message) => this.onmessage?.(message),
       send: (message) => this.send(message),
@@ -86,7 +88,7 @@ class FastPathTransport implements Transport {
 
   start(): Promise<void> {
     this.#wire.onmessage = (message: JSONRPCMessage) => {
-      if (!this.#fast.offer(message)) this.onmessage?.(message);
+      if (!this.#fast.cancelled(message)) this.onmessage?.(message);
     };
     this.#wire.onerror = (error) => this.onerror?.(error);
     this.#wire.onclose = () => {
