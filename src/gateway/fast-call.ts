@@ -7,8 +7,8 @@
  * Nothing the SDK would answer differently is taken: a request is taken only when the SDK server has already
  * accepted a `tools/call` with the very same `_meta` (the 2026-07-28 per-request envelope; absent in 2025) on
  * this connection's instance (learnt from its handler being reached: the envelope and request checks
- * passed), the params carry nothing but `name`, `arguments` (an object) and that `_meta`, and the tool is
- * routed. Everything else goes to the SDK unchanged. Once the upstream has answered, a plain result (text
+ * passed), the params carry nothing but `name`, `arguments` (an object) and that `_meta`, the `_meta` holds
+ * nothing but the envelope (no progress token, trace context or task keys), and the tool is routed. Everything else goes to the SDK unchanged. Once the upstream has answered, a plain result (text
  * blocks, `structuredContent`, `isError`) is encoded with the instance's own codec and written; any other
  * outcome (an error, an `input_required` round, other content) is handed to the SDK server after all, with
  * the outcome already settled (see {@link FastToolCalls.settled}), so its errors, validation and 2025
@@ -46,6 +46,14 @@ export interface FastCallWire {
 
 // Keys a taken request's params may have; anything else (task, inputResponses, …) is the SDK's business.
 const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
+// `_meta` keys a taken request may carry: the 2026-07-28 per-request envelope. Any other (a progress token,
+// trace context, a task's keys) asks for what only the ordinary path does.
+const META_KEYS = new Set([
+  'io.modelcontextprotocol/protocolVersion',
+  'io.modelcontextprotocol/clientInfo',
+  'io.modelcontextprotocol/clientCapabilities',
+  'io.modelcontextprotocol/logLevel',
+]);
 // Requests of unknown fate at most remembered for learning (a client sending many rejected ones).
 const MAX_LEARNING = 1000;
 
@@ -220,8 +228,11 @@ function takeable(params: Params): string | undefined {
   if (!isPlainObject(params) || typeof params.name !== 'string') return undefined;
   for (const key in params) if (!PARAM_KEYS.has(key)) return undefined;
   if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
-  if (params._meta === undefined) return '';
-  return isPlainObject(params._meta) ? JSON.stringify(params._meta) : undefined;
+  const meta = params._meta;
+  if (meta === undefined) return '';
+  if (!isPlainObject(meta)) return undefined;
+  for (const key in meta) if (!META_KEYS.has(key)) return undefined;
+  return JSON.stringify(meta);
 }
 
 /**

@@ -3,7 +3,8 @@
  * raw newline-delimited JSON-RPC in both eras: for each kind of outcome (text, an image, structured
  * content, an upstream's tool error and JSON-RPC error, an unknown tool) a request the SDK serves (its
  * `_meta` not seen before) and the same request on the fast path (its `_meta` learnt) are answered with the
- * same bytes; a fast call cancelled mid-way is not answered, and the connection goes on.
+ * same bytes; a fast call cancelled mid-way is not answered, and the connection goes on; a progress token
+ * used twice gets its progress both times (the ordinary path forwards it).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -45,6 +46,7 @@ function connect() {
   const stdout = new PassThrough();
   const host = gateway.serveStdio({ stdin, stdout });
   const answers = new Map<number, string>();
+  const notifications: { method: string; params?: Record<string, unknown> }[] = [];
   const waiting = new Map<number, (line: string) => void>();
   let pending = '';
   stdout.setEncoding('utf8');
@@ -54,7 +56,9 @@ function connect() {
     while (newline !== -1) {
       const line = pending.slice(0, newline);
       pending = pending.slice(newline + 1);
-      const { id } = JSON.parse(line) as { id?: number };
+      const message = JSON.parse(line) as { id?: number; method?: string };
+      const { id } = message;
+      if (id === undefined && message.method) notifications.push(message as (typeof notifications)[0]);
       if (typeof id === 'number') {
         answers.set(id, line);
         waiting.get(id)?.(line);
@@ -66,6 +70,7 @@ function connect() {
   const send = (message: object) => stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
   return {
     answers,
+    notifications,
     send,
     /** Sends a request; resolves with its answer's line, its id replaced by 0. */
     request(method: string, params: object, id = ++nextId): Promise<string> {
@@ -153,6 +158,26 @@ describe.each(['2025-11-25', '2026-07-28'])('tools/call over stdio, %s', (revisi
       });
       expect(JSON.parse(next).result.content).toEqual([{ type: 'text', text: 'Echo: after' }]);
       expect(connection.answers.has(id)).toBe(false);
+    } finally {
+      await connection.close();
+    }
+  }, 30_000);
+
+  it('forwards progress to a token used on every call', async () => {
+    const connection = await open();
+    try {
+      for (const round of [1, 2]) {
+        const answer = await connection.request('tools/call', {
+          name: 'everything__trigger-long-running-operation',
+          arguments: { duration: 0.4, steps: 2 },
+          ...meta({ progressToken: 'same' }),
+        });
+        expect(JSON.parse(answer).result.content[0].type).toBe('text');
+        const progress = connection.notifications.filter(
+          (one) => one.method === 'notifications/progress' && one.params?.progressToken === 'same',
+        );
+        expect(progress.length).toBe(2 * round);
+      }
     } finally {
       await connection.close();
     }
