@@ -118,7 +118,9 @@ export class GatewayStdioWire implements Transport {
     stdout.once('error', onError);
   };
 
-  readonly #onData = (chunk: Buffer): void => {
+  readonly #onData = (data: Buffer | string): void => {
+    // A stream in string mode still frames by bytes, as the SDK's reader does.
+    const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     if (this.#pendingBytes + chunk.length > this.#maxBufferBytes) {
       this.#pending = [];
       this.#pendingBytes = 0;
