@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 import { execFileSync, spawn } from 'node:child_process';
 // `agentwire serve` against calling the upstreams directly, in one run: agentwire's client calls `echo` on
-// server-everything and on the fast fixture (stdio upstreams) directly, and through the gateway over stdio
-// (`serve --stdio`: one more stdio hop) and over Streamable HTTP (`serve --port`), taking turns in rounds
-// (the first rotating) so load drifts hit every path alike. Reported: median round trip per path and
-// through / direct (goal: ≤ 1.3× direct over stdio), and 1 000 concurrent calls (wall time, through /
-// direct), and the gateway process's own CPU time per call (user + system, from /proc: on a loaded machine
-// the figure wall time cannot give). Writes bench/results-gateway.json.
+// server-everything, on the fast fixture and on the busy fixture (the fast one doing ~2 ms of CPU work per
+// call; all stdio upstreams) directly, through the floor (fixtures/line-relay.mjs: the least a process in
+// between can do, a raw line relay with id rewriting), and through the gateway over stdio (`serve --stdio`:
+// one more stdio hop) and over Streamable HTTP (`serve --port`), taking turns in rounds (the first
+// rotating) so load drifts hit every path alike. Reported: median round trip per path and through / direct
+// (goal: ≤ 1.3× direct over stdio), 1 000 concurrent calls (wall time, through / direct), and the middle
+// process's own CPU time per call (user + system, from /proc: on a loaded machine the figure wall time
+// cannot give). Writes bench/results-gateway.json.
 //   AGENTWIRE_DIST=<dir> measures another build (e.g. the one before a change) with this same script.
 //   npm run build && node --no-warnings bench/gateway.mjs [--quick] [--no-write]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +21,8 @@ import { median, quantile, ratio, rotate, round, usSince } from './lib/stats.mjs
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..');
+const BUSY_STDIO = path.join(here, 'fixtures', 'busy-stdio.mjs');
+const LINE_RELAY = path.join(here, 'fixtures', 'line-relay.mjs');
 const dist = path.resolve(root, process.env.AGENTWIRE_DIST ?? 'dist');
 const { MCPClient } = await import(pathToFileURL(path.join(dist, 'index.js')).href);
 const MAIN = path.join(dist, 'cli', 'main.js');
@@ -40,7 +44,8 @@ const UPSTREAMS = {
     tool: 'echo',
     input: { message: 'hi' },
   },
-  fast: { command: process.execPath, args: [FAST_STDIO], tool: 'echo', input: { text: 'hi' } },
+  fast: { command: process.execPath, args: [FAST_STDIO], tool: 'echo', input: { message: 'hi' } },
+  busy: { command: process.execPath, args: [BUSY_STDIO], tool: 'echo', input: { message: 'hi' } },
 };
 writeFileSync(
   config,
@@ -92,8 +97,13 @@ function cpuUs(pid) {
 }
 
 const clients = {};
+const floorPids = {};
 for (const [name, { command, args: argv }] of Object.entries(UPSTREAMS)) {
   clients[`direct ${name}`] = MCPClient.fromStdio({ command, args: argv, env: smallEnv() }, { name });
+  clients[`floor ${name}`] = MCPClient.fromStdio(
+    { command: process.execPath, args: [LINE_RELAY, name, command, ...argv], env: smallEnv() },
+    { name: `floor-${name}` },
+  );
 }
 clients['gateway stdio'] = MCPClient.fromStdio(
   { command: process.execPath, args: [MAIN, 'serve', '--stdio', '--config', config], env: smallEnv() },
@@ -104,30 +114,41 @@ clients['gateway http'] = MCPClient.fromUrl(http.url, {
   name: 'gateway-http',
   headers: { authorization: `Bearer ${TOKEN}` },
 });
+/** Connects `client`; resolves with the pid of the one child process its connect added. */
+async function connectChild(client) {
+  const before = childPids();
+  await client.connect();
+  return childPids().find((pid) => !before.includes(pid) && pid !== http.child.pid);
+}
 await Promise.all(
   Object.entries(clients)
-    .filter(([one]) => one !== 'gateway stdio')
+    .filter(([one]) => one.startsWith('direct') || one === 'gateway http')
     .map(([, client]) => client.connect()),
 );
-// The stdio gateway's process: the one child its client's connect adds (HTTP's is http.child).
-const before = childPids();
-await clients['gateway stdio'].connect();
-const stdioGatewayPid = childPids().find((pid) => !before.includes(pid) && pid !== http.child.pid);
-const GATEWAY_PIDS = { 'gateway stdio': stdioGatewayPid, 'gateway http': http.child.pid };
+// The middle processes: found one at a time, as the child each connect adds (HTTP's is http.child).
+for (const name of Object.keys(UPSTREAMS)) floorPids[name] = await connectChild(clients[`floor ${name}`]);
+const stdioGatewayPid = await connectChild(clients['gateway stdio']);
+/** The process in the middle of path `one` for upstream `name`, whose CPU time is measured. */
+const middlePid = (one, name) =>
+  one === 'floor'
+    ? floorPids[name]
+    : { 'gateway stdio': stdioGatewayPid, 'gateway http': http.child.pid }[one];
 
 /** The calls of one path: [client, tool, input] per upstream. */
 const PATHS = {
   direct: (name) => [clients[`direct ${name}`], UPSTREAMS[name].tool],
+  floor: (name) => [clients[`floor ${name}`], `${name}__${UPSTREAMS[name].tool}`],
   'gateway stdio': (name) => [clients['gateway stdio'], `${name}__${UPSTREAMS[name].tool}`],
   'gateway http': (name) => [clients['gateway http'], `${name}__${UPSTREAMS[name].tool}`],
 };
+const MIDDLE = ['floor', 'gateway stdio', 'gateway http'];
 
 const results = { meta: runMeta('node bench/gateway.mjs'), counts: COUNTS, upstreams: {} };
 try {
   for (const name of Object.keys(UPSTREAMS)) {
     const input = UPSTREAMS[name].input;
     const samples = Object.fromEntries(Object.keys(PATHS).map((one) => [one, []]));
-    const cpu = { 'gateway stdio': 0, 'gateway http': 0 };
+    const cpu = Object.fromEntries(MIDDLE.map((one) => [one, 0]));
     for (const route of Object.values(PATHS)) {
       const [client, tool] = route(name);
       for (let i = 0; i < COUNTS.warmup; i++) await client.callTool(tool, input);
@@ -135,13 +156,14 @@ try {
     for (let r = 0; r < COUNTS.rounds; r++) {
       for (const one of rotate(Object.keys(PATHS), r)) {
         const [client, tool] = PATHS[one](name);
-        const cpuStart = GATEWAY_PIDS[one] === undefined ? 0 : cpuUs(GATEWAY_PIDS[one]);
+        const pid = middlePid(one, name);
+        const cpuStart = pid === undefined ? 0 : cpuUs(pid);
         for (let i = 0; i < COUNTS.perRound; i++) {
           const start = performance.now();
           await client.callTool(tool, input);
           samples[one].push(usSince(start));
         }
-        if (GATEWAY_PIDS[one] !== undefined) cpu[one] += cpuUs(GATEWAY_PIDS[one]) - cpuStart;
+        if (pid !== undefined) cpu[one] += cpuUs(pid) - cpuStart;
       }
     }
     const concurrent = {};
@@ -160,18 +182,16 @@ try {
     results.upstreams[name] = {
       roundTripMedianUs: medianUs,
       roundTripP90Us: p90Us,
-      gatewayCpuPerCallUs: Object.fromEntries(
+      middleCpuPerCallUs: Object.fromEntries(
         Object.entries(cpu).map(([one, us]) => [one, round(us / (COUNTS.rounds * COUNTS.perRound))]),
       ),
-      roundTripRatio: {
-        'gateway stdio / direct': ratio(medianUs['gateway stdio'], medianUs.direct),
-        'gateway http / direct': ratio(medianUs['gateway http'], medianUs.direct),
-      },
+      roundTripRatio: Object.fromEntries(
+        MIDDLE.map((one) => [`${one} / direct`, ratio(medianUs[one], medianUs.direct)]),
+      ),
       concurrentWallMs: Object.fromEntries(Object.entries(concurrent).map(([one, ms]) => [one, round(ms)])),
-      concurrentRatio: {
-        'gateway stdio / direct': ratio(concurrent['gateway stdio'], concurrent.direct),
-        'gateway http / direct': ratio(concurrent['gateway http'], concurrent.direct),
-      },
+      concurrentRatio: Object.fromEntries(
+        MIDDLE.map((one) => [`${one} / direct`, ratio(concurrent[one], concurrent.direct)]),
+      ),
     };
     log(`${name}: ${JSON.stringify(results.upstreams[name])}`);
   }

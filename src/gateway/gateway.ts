@@ -150,7 +150,7 @@ export class MCPGateway {
       this.#stdioInstances.add(server);
       server.onclose = () => this.#stdioInstances.delete(server);
     });
-    const host = serveGatewayStdio(gatewayServerFactory(routes), {
+    const host = serveGatewayStdio(routes, {
       ...options,
       maxSubscriptions: this.#options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
     });

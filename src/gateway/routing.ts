@@ -40,6 +40,11 @@ export interface GatewayRoutes {
    * stateless 2025-era HTTP leg, which cannot receive the client's answer to a server request.
    */
   legacyCanAsk: boolean;
+  /**
+   * The outcome of `tools/call` request `id` when a fast path in front of the SDK server already made the
+   * call (stdio: fast-call.ts), and tells it that the SDK's checks of this request passed.
+   */
+  settledCall?: (id: string | number, server: Server) => Promise<object> | undefined;
 }
 
 type Context = ServerContext;
@@ -83,6 +88,8 @@ function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void 
     () => ({ tools: catalog.tools().map((tool) => tool.definition) }) as never,
   );
   server.setRequestHandler('tools/call', async (request, ctx) => {
+    const settled = routes.settledCall?.(ctx.mcpReq.id, server);
+    if (settled) return (await settled) as never;
     const { name, arguments: input = {} } = request.params;
     const target = catalog.resolveTool(name);
     if (!target) throw unknownTool(routes, name);

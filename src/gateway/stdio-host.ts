@@ -4,10 +4,17 @@
  * `server/discover`, or the 2025 `initialize`). That pinned instance delivers the gateway's change
  * notifications itself: as `subscriptions/listen` notifications in 2026-07-28, as plain `list_changed`
  * notifications in the 2025 era.
+ *
+ * The framing is the gateway's own (stdio-framing.ts), and between it and `serveStdio` sits the fast path of
+ * `tools/call` (fast-call.ts): each line read is offered to it first, and whatever it does not take reaches
+ * the SDK as before.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { McpServerFactory } from '@modelcontextprotocol/server';
-import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { JSONRPCMessage, Server, Transport } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { FastToolCalls } from './fast-call.js';
+import { type GatewayRoutes, gatewayServerFactory } from './routing.js';
+import { GatewayStdioWire } from './stdio-framing.js';
 
 /** Streams of the stdio host. */
 export interface MCPGatewayStdioOptions {
@@ -25,9 +32,9 @@ export interface MCPGatewayStdioHost {
   readonly ended: Promise<void>;
 }
 
-/** Serves one stdio connection from `factory`. */
+/** Serves one stdio connection with the gateway's handlers (`routes`). */
 export function serveGatewayStdio(
-  factory: McpServerFactory,
+  routes: GatewayRoutes,
   options: MCPGatewayStdioOptions & { maxSubscriptions: number; onerror?: (error: Error) => void },
 ): MCPGatewayStdioHost {
   const stdin = options.stdin ?? process.stdin;
@@ -35,8 +42,8 @@ export function serveGatewayStdio(
     stdin.once('end', resolve);
     stdin.once('close', resolve);
   });
-  const transport = new StdioServerTransport(stdin, options.stdout);
-  const handle = serveStdio(factory, {
+  const transport = new FastPathTransport(stdin, options.stdout ?? process.stdout, routes);
+  const handle = serveStdio(gatewayServerFactory(transport.routes), {
     transport,
     maxSubscriptions: options.maxSubscriptions,
     ...(options.onerror && { onerror: options.onerror }),
@@ -49,4 +56,54 @@ export function serveGatewayStdio(
       return closing;
     },
   };
+}
+
+/**
+ * The stdio wire with the fast path in front: `serveStdio` sets this one's handlers and sees every message
+ * the fast path does not take, and every answer passes through its `send`.
+ */
+class FastPathTransport implements Transport {
+  onclose?: Transport['onclose'];
+  onerror?: Transport['onerror'];
+  onmessage?: Transport['onmessage'];
+  readonly routes: GatewayRoutes;
+  readonly #wire: GatewayStdioWire;
+  readonly #fast: FastToolCalls;
+
+  constructor(stdin: Readable, stdout: Writable, routes: GatewayRoutes) {
+    this.#wire = new GatewayStdioWire(stdin, stdout, (value) => this.#fast.take(value));
+    this.#fast = new FastToolCalls(routes.catalog, routes.relay, {
+      toSdk: (message) => this.onmessage?.(message),
+      send: (message) => this.send(message),
+    });
+    this.routes = {
+      ...routes,
+      track: (server: Server) => {
+        this.#fast.track(server);
+        routes.track?.(server);
+      },
+      settledCall: (id, server) => this.#fast.settled(id, server),
+    };
+  }
+
+  start(): Promise<void> {
+    this.#wire.onmessage = (message: JSONRPCMessage) => {
+      if (!this.#fast.cancelled(message)) this.onmessage?.(message);
+    };
+    this.#wire.onerror = (error) => this.onerror?.(error);
+    this.#wire.onclose = () => {
+      this.#fast.close();
+      this.onclose?.();
+    };
+    return this.#wire.start();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    this.#fast.sent(message);
+    return this.#wire.send(message);
+  }
+
+  close(): Promise<void> {
+    return this.#wire.close();
+  }
 }
