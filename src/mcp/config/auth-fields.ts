@@ -7,11 +7,14 @@
  */
 import path from 'node:path';
 import { isRecord } from '../../core/json.js';
+import { MCPAuthConfigError } from '../protocol/auth-config-error.js';
 import {
   authProblem,
   type MCPEnterpriseIdp,
   type MCPHttpAuth,
   type MCPTokenEndpointAuthMethod,
+  UNSENT_SECRET_FIELDS,
+  unsentSecret,
 } from '../protocol/auth-grant.js';
 import { type EntryContext, entryError, readNonEmptyString } from './fields.js';
 
@@ -42,7 +45,7 @@ function strings(
 /**
  * Reads `"auth"`; undefined when absent. Files are resolved against `baseDir` (the configuration's folder).
  * @throws MCPConfigError naming the field for a wrong type, an unknown grant or method, or a grant that
- *   lacks what it needs.
+ *   lacks what it needs; MCPAuthConfigError (`secret_not_sent`) for a `clientSecret` with method `none`.
  */
 export function readAuth(
   context: EntryContext,
@@ -97,5 +100,12 @@ export function readAuth(
     throw entryError(context, 'auth.clientId', 'is required');
   const problem = authProblem(auth);
   if (problem !== undefined) throw entryError(context, `auth.${problem.field}`, problem.problem);
+  if (unsentSecret(auth))
+    throw new MCPAuthConfigError({
+      problem: 'secret_not_sent',
+      file: context.file,
+      entry: context.entry,
+      fields: UNSENT_SECRET_FIELDS,
+    });
   return auth;
 }

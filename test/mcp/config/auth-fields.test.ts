@@ -4,7 +4,7 @@
  * which name the file, the entry and the field and never a value.
  */
 import { describe, expect, it } from 'vitest';
-import { MCPConfigError, parseServerConfig } from '../../../src/mcp/index.js';
+import { MCPAuthConfigError, MCPConfigError, parseServerConfig } from '../../../src/mcp/index.js';
 
 function entryAuth(auth: unknown, env: Record<string, string> = {}) {
   const config = parseServerConfig(
@@ -86,6 +86,40 @@ describe('the "auth" field', () => {
     expect(error).toBeInstanceOf(MCPConfigError);
     expect((error as MCPConfigError).message).toBe(`config test.json: server "svc": ${problem}`);
   });
+
+  it.each(['client_credentials', 'jwt_bearer'])(
+    'refuses a %s clientSecret that method "none" would never send, naming both fields',
+    (grant) => {
+      const secret = 'a-secret-never-sent-0123';
+      const auth = {
+        grant,
+        clientId: 'c',
+        clientSecret: secret,
+        tokenEndpointAuthMethod: 'none',
+        assertion: 'a',
+      };
+      if (grant === 'client_credentials') delete (auth as { assertion?: string }).assertion;
+      let error: unknown;
+      try {
+        entryAuth(auth);
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error).toBeInstanceOf(MCPAuthConfigError);
+      const refused = error as MCPAuthConfigError;
+      expect([refused.problem, refused.file, refused.entry, refused.field, refused.fields]).toEqual([
+        'secret_not_sent',
+        'test.json',
+        'svc',
+        'auth.clientSecret',
+        ['auth.clientSecret', 'auth.tokenEndpointAuthMethod'],
+      ]);
+      expect(refused.message).toBe(
+        'config test.json: server "svc": "auth.clientSecret" is set but "auth.tokenEndpointAuthMethod" is "none", which sends no client secret: remove one of them',
+      );
+      expect(refused.message).not.toContain(secret);
+    },
+  );
 
   it('names an unset variable, not a value', () => {
     expect(() => entryAuth({ grant: 'jwt_bearer', assertion: '${env:NOT_SET_ANYWHERE}' })).toThrow(

@@ -27,12 +27,15 @@ import {
   selectResourceURL,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
+import { MCPAuthConfigError } from '../../protocol/auth-config-error.js';
 import {
   authProblem,
   type MCPGrantContext,
   type MCPHttpAuth,
   type MCPSecretSource,
   type MCPTokenEndpointAuthMethod,
+  UNSENT_SECRET_FIELDS,
+  unsentSecret,
 } from '../../protocol/auth-grant.js';
 import { MCPConfigError } from '../../protocol/errors.js';
 import type { SecretSet } from '../../protocol/redact.js';
@@ -71,9 +74,12 @@ export class GrantProvider implements OAuthClientProvider {
   #expiresAt: number | undefined;
   #privateKey: Promise<{ jwk: Record<string, unknown>; algorithm: string }> | undefined;
 
-  /** @throws MCPConfigError when the grant lacks what it needs (a secret or key, an assertion, an IdP). */
+  /**
+   * @throws MCPConfigError when the grant lacks what it needs (a secret or key, an assertion, an IdP);
+   *   MCPAuthConfigError (`secret_not_sent`) for a `clientSecret` with `tokenEndpointAuthMethod: "none"`.
+   */
   constructor(grant: MCPHttpAuth, options: GrantProviderOptions) {
-    checkGrant(grant);
+    checkGrant(grant, options.server);
     this.#grant = grant;
     this.#options = options;
     options.secrets.add(grant.clientSecret);
@@ -277,10 +283,12 @@ function defaultMethod(
 }
 
 /** The grant checked for what it needs. @throws MCPConfigError naming the missing field. */
-function checkGrant(grant: MCPHttpAuth): void {
+function checkGrant(grant: MCPHttpAuth, server: string | undefined): void {
   const found = authProblem(grant);
-  if (found === undefined) return;
-  throw new MCPConfigError(`auth.${found.field} ${found.problem}`, { field: `auth.${found.field}` });
+  if (found !== undefined)
+    throw new MCPConfigError(`auth.${found.field} ${found.problem}`, { field: `auth.${found.field}` });
+  if (unsentSecret(grant))
+    throw new MCPAuthConfigError({ problem: 'secret_not_sent', entry: server, fields: UNSENT_SECRET_FIELDS });
 }
 
 /**

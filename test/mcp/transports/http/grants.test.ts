@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  MCPAuthConfigError,
   MCPCallError,
   MCPClient,
   type MCPHttpAuth,
@@ -163,6 +164,35 @@ describe('client credentials against oidc-provider', () => {
     const authProvider = new MemoryOAuthProvider();
     expect(() => MCPClient.fromUrl('http://127.0.0.1:9/mcp', { auth, authProvider })).toThrow(
       'set one of authProvider and auth, not both',
+    );
+  });
+
+  it('refuses at construction a clientSecret that tokenEndpointAuthMethod "none" would never send', () => {
+    let error: unknown;
+    try {
+      MCPClient.fromUrl('http://127.0.0.1:9/mcp', {
+        name: 'svc',
+        auth: {
+          grant: 'client_credentials',
+          clientId: 'x',
+          clientSecret: SECRET,
+          tokenEndpointAuthMethod: 'none',
+        },
+      });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(MCPAuthConfigError);
+    const refused = error as MCPAuthConfigError;
+    expect([refused.problem, refused.entry, refused.server, refused.file, refused.fields]).toEqual([
+      'secret_not_sent',
+      'svc',
+      'svc',
+      undefined,
+      ['auth.clientSecret', 'auth.tokenEndpointAuthMethod'],
+    ]);
+    expect(refused.message).toBe(
+      'server "svc": "auth.clientSecret" is set but "auth.tokenEndpointAuthMethod" is "none", which sends no client secret: remove one of them',
     );
   });
 });
