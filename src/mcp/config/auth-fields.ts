@@ -3,9 +3,12 @@
  * `auth` option, protocol/auth-grant.ts). Every string is interpolated, so secrets come from the
  * environment (`"clientSecret": "${env:MCP_CLIENT_SECRET}"`) or from files (`privateKeyFile`,
  * `assertionFile`, `idTokenFile`, resolved against the file's folder and read when a token is requested).
- * Errors name the file, the entry and the field (`auth.clientSecret`), never a value.
+ * Errors name the file, the entry and the field (`auth.clientSecret`), never a value. Unlike the keys of an
+ * entry (which may be another tool's), a key `"auth"` does not have is refused: it is agentwire's own
+ * field, and a misspelt credential would otherwise be dropped without a word.
  */
 import path from 'node:path';
+import { distance } from 'fastest-levenshtein';
 import { isRecord } from '../../core/json.js';
 import { MCPAuthConfigError } from '../protocol/auth-config-error.js';
 import {
@@ -26,6 +29,66 @@ const METHODS: readonly MCPTokenEndpointAuthMethod[] = [
   'none',
 ];
 
+/** The string fields of `"auth"`. */
+const AUTH_FIELDS = [
+  'clientId',
+  'clientSecret',
+  'privateKey',
+  'privateKeyFile',
+  'algorithm',
+  'tokenEndpointAuthMethod',
+  'scope',
+  'issuer',
+  'assertion',
+  'assertionFile',
+  'idToken',
+  'idTokenFile',
+] as const;
+/** Every key of `"auth"`. */
+const AUTH_KEYS: readonly string[] = ['grant', ...AUTH_FIELDS, 'idp'];
+/** Every key of `"auth.idp"`. */
+const IDP_KEYS = ['issuer', 'tokenEndpoint', 'clientId', 'clientSecret'] as const;
+/** Largest edit distance between a key given and a known one for the known one to be suggested. */
+const SUGGESTION_DISTANCE = 2;
+
+/** A key compared without case, `_` and `-` (`client_secret` is `clientSecret` misspelt). */
+function normalized(key: string): string {
+  return key.toLowerCase().replace(/[_-]/g, '');
+}
+
+/** The known key nearest to `key`, when it is within {@link SUGGESTION_DISTANCE} edits. */
+function nearestKey(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = SUGGESTION_DISTANCE + 1;
+  for (const candidate of known) {
+    const edits = distance(normalized(key), normalized(candidate));
+    if (edits < bestDistance) [best, bestDistance] = [candidate, edits];
+  }
+  return best;
+}
+
+/**
+ * Refuses a key of `raw` (the object at `prefix`) that is not in `known`: a misspelt field would otherwise be
+ * ignored, and the grant sent without it.
+ * @throws MCPAuthConfigError (`unknown_field`) naming the first such key and the nearest known one.
+ */
+function refuseUnknownKeys(
+  context: EntryContext,
+  raw: Record<string, unknown>,
+  prefix: string,
+  known: readonly string[],
+): void {
+  const unknown = Object.keys(raw).find((key) => !known.includes(key));
+  if (unknown === undefined) return;
+  throw new MCPAuthConfigError({
+    problem: 'unknown_field',
+    file: context.file,
+    entry: context.entry,
+    fields: [`${prefix}.${unknown}`],
+    suggestion: nearestKey(unknown, known),
+  });
+}
+
 /** The strings of `raw` at `prefix.<name>`, interpolated; absent ones left out. */
 function strings(
   context: EntryContext,
@@ -45,7 +108,8 @@ function strings(
 /**
  * Reads `"auth"`; undefined when absent. Files are resolved against `baseDir` (the configuration's folder).
  * @throws MCPConfigError naming the field for a wrong type, an unknown grant or method, or a grant that
- *   lacks what it needs; MCPAuthConfigError (`secret_not_sent`) for a `clientSecret` with method `none`.
+ *   lacks what it needs; MCPAuthConfigError for a key `auth` or `auth.idp` does not have (`unknown_field`),
+ *   a `clientSecret` with method `none` (`secret_not_sent`).
  */
 export function readAuth(
   context: EntryContext,
@@ -55,23 +119,11 @@ export function readAuth(
   const value = raw.auth;
   if (value === undefined) return undefined;
   if (!isRecord(value)) throw entryError(context, 'auth', 'must be an object');
+  refuseUnknownKeys(context, value, 'auth', AUTH_KEYS);
   const grant = value.grant;
   if (typeof grant !== 'string' || !(GRANTS as readonly string[]).includes(grant))
     throw entryError(context, 'auth.grant', `must be ${GRANTS.map((g) => `"${g}"`).join(', ')}`);
-  const fields = strings(context, value, 'auth', [
-    'clientId',
-    'clientSecret',
-    'privateKey',
-    'privateKeyFile',
-    'algorithm',
-    'tokenEndpointAuthMethod',
-    'scope',
-    'issuer',
-    'assertion',
-    'assertionFile',
-    'idToken',
-    'idTokenFile',
-  ]);
+  const fields = strings(context, value, 'auth', AUTH_FIELDS);
   const method = fields.tokenEndpointAuthMethod;
   if (method !== undefined && !(METHODS as readonly string[]).includes(method))
     throw entryError(
@@ -86,12 +138,8 @@ export function readAuth(
   let idp: MCPEnterpriseIdp | undefined;
   if (value.idp !== undefined) {
     if (!isRecord(value.idp)) throw entryError(context, 'auth.idp', 'must be an object');
-    const read = strings(context, value.idp, 'auth.idp', [
-      'issuer',
-      'tokenEndpoint',
-      'clientId',
-      'clientSecret',
-    ]);
+    refuseUnknownKeys(context, value.idp, 'auth.idp', IDP_KEYS);
+    const read = strings(context, value.idp, 'auth.idp', IDP_KEYS);
     if (read.clientId === undefined) throw entryError(context, 'auth.idp.clientId', 'is required');
     idp = { ...read, clientId: read.clientId };
   }

@@ -121,6 +121,45 @@ describe('the "auth" field', () => {
     },
   );
 
+  it.each([
+    [
+      { grant: 'client_credentials', clientId: 'c', client_secret: 's' },
+      'auth.client_secret',
+      'clientSecret',
+    ],
+    [{ grant: 'jwt_bearer', assertionFlie: 'wl.jwt' }, 'auth.assertionFlie', 'assertionFile'],
+    [{ grant: 'jwt_bearer', assertion: 'a', audience: 'x' }, 'auth.audience', undefined],
+    [
+      { grant: 'enterprise', clientId: 'c', idToken: 't', idp: { issuer: 'https://idp', clientID: 'i' } },
+      'auth.idp.clientID',
+      'clientId',
+    ],
+  ])(
+    'refuses an unknown key %#, naming it, the server and the file, and the nearest known key',
+    (auth, field, suggestion) => {
+      let error: unknown;
+      try {
+        entryAuth(auth);
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error).toBeInstanceOf(MCPAuthConfigError);
+      const refused = error as MCPAuthConfigError;
+      expect([refused.problem, refused.file, refused.entry, refused.field, refused.suggestion]).toEqual([
+        'unknown_field',
+        'test.json',
+        'svc',
+        field,
+        suggestion,
+      ]);
+      const parent = field.split('.').slice(0, -1).join('.');
+      const hint = suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`;
+      expect(refused.message).toBe(
+        `config test.json: server "svc": "${field}" is not a field of "${parent}"${hint}`,
+      );
+    },
+  );
+
   it('names an unset variable, not a value', () => {
     expect(() => entryAuth({ grant: 'jwt_bearer', assertion: '${env:NOT_SET_ANYWHERE}' })).toThrow(
       'config test.json: server "svc": "auth.assertion" uses ${NOT_SET_ANYWHERE}, which is not set in the environment',
