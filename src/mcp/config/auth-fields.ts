@@ -2,11 +2,13 @@
  * The `"auth"` field of a remote server entry: authorization without a browser (`MCPClient.fromUrl`'s
  * `auth` option, protocol/auth-grant.ts). Every string is interpolated, so secrets come from the
  * environment (`"clientSecret": "${env:MCP_CLIENT_SECRET}"`) or from files (`privateKeyFile`,
- * `assertionFile`, `idTokenFile`, resolved against the file's folder and read when a token is requested).
+ * `assertionFile`, `idTokenFile`, resolved against the file's folder, checked to be readable at load, and read
+ * when a token is requested).
  * Errors name the file, the entry and the field (`auth.clientSecret`), never a value. Unlike the keys of an
  * entry (which may be another tool's), a key `"auth"` does not have is refused: it is agentwire's own
  * field, and a misspelt credential would otherwise be dropped without a word.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { distance } from 'fastest-levenshtein';
 import { isRecord } from '../../core/json.js';
@@ -89,6 +91,31 @@ function refuseUnknownKeys(
   });
 }
 
+/** The fields that name a file, read when a token is requested (the last two before each request). */
+const FILE_FIELDS = ['privateKeyFile', 'assertionFile', 'idTokenFile'] as const;
+
+/**
+ * Refuses a file that cannot be read now, so that a wrong path is reported at load, naming the file, rather
+ * than at the first token request. Its content is not kept: the key or token is read again when needed
+ * (the platform may rotate it).
+ * @throws MCPAuthConfigError (`unreadable_file`) naming the field, the path and the Node error code.
+ */
+function checkReadable(context: EntryContext, field: string, file: string): void {
+  try {
+    readFileSync(file);
+  } catch (error) {
+    throw new MCPAuthConfigError({
+      problem: 'unreadable_file',
+      file: context.file,
+      entry: context.entry,
+      fields: [field],
+      path: path.resolve(file),
+      code: (error as NodeJS.ErrnoException).code ?? 'unknown error',
+      cause: error,
+    });
+  }
+}
+
 /** The strings of `raw` at `prefix.<name>`, interpolated; absent ones left out. */
 function strings(
   context: EntryContext,
@@ -109,7 +136,7 @@ function strings(
  * Reads `"auth"`; undefined when absent. Files are resolved against `baseDir` (the configuration's folder).
  * @throws MCPConfigError naming the field for a wrong type, an unknown grant or method, or a grant that
  *   lacks what it needs; MCPAuthConfigError for a key `auth` or `auth.idp` does not have (`unknown_field`),
- *   a `clientSecret` with method `none` (`secret_not_sent`).
+ *   a `clientSecret` with method `none` (`secret_not_sent`), a file that cannot be read (`unreadable_file`).
  */
 export function readAuth(
   context: EntryContext,
@@ -131,7 +158,7 @@ export function readAuth(
       'auth.tokenEndpointAuthMethod',
       `must be ${METHODS.map((m) => `"${m}"`).join(', ')}`,
     );
-  for (const file of ['privateKeyFile', 'assertionFile', 'idTokenFile']) {
+  for (const file of FILE_FIELDS) {
     const given = fields[file];
     if (given !== undefined && baseDir !== undefined) fields[file] = path.resolve(baseDir, given);
   }
@@ -155,5 +182,9 @@ export function readAuth(
       entry: context.entry,
       fields: UNSENT_SECRET_FIELDS,
     });
+  for (const file of FILE_FIELDS) {
+    const given = fields[file];
+    if (given !== undefined) checkReadable(context, `auth.${file}`, given);
+  }
   return auth;
 }

@@ -63,9 +63,15 @@ export class MCPAuthConfigError extends MCPConfigError {
   readonly algorithm: string | undefined;
   readonly keyType: string | undefined;
   readonly algorithms: readonly string[] | undefined;
+  /** The message without the file and the server, for errors that name them themselves. */
+  readonly reason: string;
 
   constructor(details: MCPAuthConfigErrorDetails) {
-    super(authConfigMessage(details), {
+    const reason = authConfigReason(details);
+    const where =
+      (details.file === undefined ? '' : `config ${details.file}: `) +
+      (details.entry === undefined ? '' : `server "${details.entry}": `);
+    super(`${where}${reason}`, {
       file: details.file,
       entry: details.entry,
       field: details.fields[0],
@@ -79,27 +85,25 @@ export class MCPAuthConfigError extends MCPConfigError {
     this.algorithm = details.algorithm;
     this.keyType = details.keyType;
     this.algorithms = details.algorithms;
+    this.reason = reason;
   }
 }
 
-function authConfigMessage(details: MCPAuthConfigErrorDetails): string {
-  const where =
-    (details.file === undefined ? '' : `config ${details.file}: `) +
-    (details.entry === undefined ? '' : `server "${details.entry}": `);
+function authConfigReason(details: MCPAuthConfigErrorDetails): string {
   const [first, second] = details.fields.map((field) => `"${field}"`);
   switch (details.problem) {
     case 'secret_not_sent':
-      return `${where}${first} is set but ${second} is "none", which sends no client secret: remove one of them`;
+      return `${first} is set but ${second} is "none", which sends no client secret: remove one of them`;
     case 'unknown_field': {
       const parent = (details.fields[0] ?? 'auth').split('.').slice(0, -1).join('.');
       const hint = details.suggestion === undefined ? '' : ` (did you mean "${details.suggestion}"?)`;
-      return `${where}${first} is not a field of "${parent}"${hint}`;
+      return `${first} is not a field of "${parent}"${hint}`;
     }
     case 'unreadable_file':
-      return `${where}${first} cannot be read: ${details.path} (${details.code ?? 'unknown error'})`;
+      return `${first} cannot be read: ${details.path} (${details.code ?? 'unknown error'})`;
     case 'algorithm_mismatch':
       return (
-        `${where}${first} is "${details.algorithm}", which does not fit the private key (${details.keyType}): ` +
+        `${first} is "${details.algorithm}", which does not fit the private key (${details.keyType}): ` +
         `use ${(details.algorithms ?? []).join(' or ')}`
       );
   }

@@ -3,13 +3,30 @@
  * The `"auth"` field of a remote server entry (config/auth-fields.ts): what it reads, and the exact errors,
  * which name the file, the entry and the field and never a value.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { MCPAuthConfigError, MCPConfigError, parseServerConfig } from '../../../src/mcp/index.js';
 
-function entryAuth(auth: unknown, env: Record<string, string> = {}) {
+let dir: string | undefined;
+
+afterEach(() => {
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+/** A fresh folder holding `files` (name → content). */
+function folder(files: Record<string, string> = {}): string {
+  dir = mkdtempSync(path.join(tmpdir(), 'agentwire-auth-fields-'));
+  for (const [name, content] of Object.entries(files)) writeFileSync(path.join(dir, name), content);
+  return dir;
+}
+
+function entryAuth(auth: unknown, env: Record<string, string> = {}, baseDir = '/etc/agentwire') {
   const config = parseServerConfig(
     { mcpServers: { svc: { url: 'https://mcp.example.com/mcp', auth } } },
-    { source: 'test.json', env, baseDir: '/etc/agentwire' },
+    { source: 'test.json', env, baseDir },
   );
   const invalid = config.invalid[0];
   if (invalid !== undefined) throw invalid.error;
@@ -31,9 +48,10 @@ describe('the "auth" field', () => {
       clientSecret: 'from-the-environment',
       scope: 'reports:read',
     });
-    expect(entryAuth({ grant: 'jwt_bearer', assertionFile: 'wl.jwt', clientId: 'w' })).toEqual({
+    const base = folder({ 'wl.jwt': 'eyJhbGciOiJFUzI1NiJ9.wl.sig' });
+    expect(entryAuth({ grant: 'jwt_bearer', assertionFile: 'wl.jwt', clientId: 'w' }, {}, base)).toEqual({
       grant: 'jwt_bearer',
-      assertionFile: '/etc/agentwire/wl.jwt',
+      assertionFile: path.join(base, 'wl.jwt'),
       clientId: 'w',
     });
   });
@@ -159,6 +177,44 @@ describe('the "auth" field', () => {
       );
     },
   );
+
+  it.each([
+    [
+      'privateKeyFile',
+      { grant: 'client_credentials', clientId: 'c', privateKeyFile: 'missing.pem' },
+      'ENOENT',
+    ],
+    ['assertionFile', { grant: 'jwt_bearer', assertionFile: 'missing.jwt' }, 'ENOENT'],
+    [
+      'idTokenFile',
+      {
+        grant: 'enterprise',
+        clientId: 'c',
+        idTokenFile: 'missing.jwt',
+        idp: { issuer: 'https://idp.example.com', clientId: 'i' },
+      },
+      'ENOENT',
+    ],
+    ['assertionFile', { grant: 'jwt_bearer', assertionFile: 'a-folder' }, 'EISDIR'],
+  ])('refuses at load a %s that cannot be read, naming the file and the error code', (field, auth, code) => {
+    const base = folder();
+    mkdirSync(path.join(base, 'a-folder'));
+    let error: unknown;
+    try {
+      entryAuth(auth, {}, base);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(MCPAuthConfigError);
+    const refused = error as MCPAuthConfigError;
+    const file = path.join(base, (auth as Record<string, string>)[field]!);
+    expect([refused.problem, refused.file, refused.entry, refused.field, refused.path, refused.code]).toEqual(
+      ['unreadable_file', 'test.json', 'svc', `auth.${field}`, file, code],
+    );
+    expect(refused.message).toBe(
+      `config test.json: server "svc": "auth.${field}" cannot be read: ${file} (${code})`,
+    );
+  });
 
   it('names an unset variable, not a value', () => {
     expect(() => entryAuth({ grant: 'jwt_bearer', assertion: '${env:NOT_SET_ANYWHERE}' })).toThrow(

@@ -13,6 +13,7 @@
  */
 import { createPrivateKey, type JsonWebKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import {
   type AuthorizationServerMetadata,
   AuthorizationServerMismatchError,
@@ -137,7 +138,8 @@ export class GrantProvider implements OAuthClientProvider {
    * Discovers the authorization server and requests a token (two requests for `enterprise`), once.
    * @throws MCPOAuthGrantError when a token request is refused; the SDK's discovery errors
    *   (`IssuerMismatchError`, …); `AuthorizationServerMismatchError` when `issuer` is set and the server
-   *   names another; MCPConfigError when a file cannot be read or a key cannot be used.
+   *   names another; MCPAuthConfigError (`unreadable_file`) when a file cannot be read, naming it;
+   *   MCPConfigError when a key cannot be used.
    */
   async authorize(options: GrantAuthorizeOptions): Promise<void> {
     const info = await discoverOAuthServerInfo(options.serverUrl, {
@@ -230,7 +232,7 @@ export class GrantProvider implements OAuthClientProvider {
     let value: string;
     if (typeof source === 'string') value = source;
     else if (source !== undefined) value = await source(context);
-    else value = await readSecretFile(file!, `${field}File`);
+    else value = await readSecretFile(file!, `${field}File`, this.#options.server);
     value = value.trim();
     this.#options.secrets.add(value);
     return value;
@@ -246,7 +248,7 @@ export class GrantProvider implements OAuthClientProvider {
         grant.privateKey,
         grant.privateKeyFile,
         grant.algorithm,
-        this.#options.secrets,
+        this.#options,
       );
       return {
         method: grant.tokenEndpointAuthMethod ?? 'private_key_jwt',
@@ -320,13 +322,20 @@ async function idpTokenEndpoint(issuer: string, fetch: FetchLike | undefined): P
   });
 }
 
-async function readSecretFile(file: string, field: string): Promise<string> {
+/**
+ * A file's content, read when a token is requested.
+ * @throws MCPAuthConfigError (`unreadable_file`) naming the server, the field and the path (never content).
+ */
+async function readSecretFile(file: string, field: string, server: string | undefined): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    throw new MCPConfigError(`auth: ${field} cannot be read (${code})`, {
-      field: `auth.${field}`,
+    throw new MCPAuthConfigError({
+      problem: 'unreadable_file',
+      entry: server,
+      fields: [`auth.${field}`],
+      path: path.resolve(file),
+      code: (error as NodeJS.ErrnoException).code ?? 'unknown error',
       cause: error,
     });
   }
@@ -337,9 +346,9 @@ async function loadPrivateKey(
   inline: string | undefined,
   file: string | undefined,
   algorithm: string | undefined,
-  secrets: SecretSet,
+  { server, secrets }: GrantProviderOptions,
 ): Promise<{ jwk: Record<string, unknown>; algorithm: string }> {
-  const text = inline ?? (await readSecretFile(file!, 'privateKeyFile'));
+  const text = inline ?? (await readSecretFile(file!, 'privateKeyFile', server));
   secrets.add(text.trim());
   let jwk: JsonWebKey;
   try {

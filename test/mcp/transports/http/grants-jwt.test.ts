@@ -9,7 +9,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MCPCallError, MCPClient, MCPOAuthGrantError } from '../../../../src/mcp/index.js';
+import {
+  MCPAuthConfigError,
+  MCPCallError,
+  MCPClient,
+  MCPOAuthGrantError,
+} from '../../../../src/mcp/index.js';
 import { OAuthFixture } from '../../../fixtures/oauth-server.js';
 import { captureConsole, hunt } from '../../protocol/secret-hunter.js';
 
@@ -79,6 +84,38 @@ describe('JWT bearer (workload identity federation)', () => {
     for (const token of [...server.accessTokens.keys()]) server.expire(token);
     expect(await whoami()).toBe('whoami with scopes: mcp:read');
     expect(server.tokenRequests.map((form) => form.get('assertion'))).toEqual([WORKLOAD_JWT, ROTATED_JWT]);
+  });
+
+  it('names the assertionFile, not its content, when it cannot be read for a later token', async () => {
+    const server = await jwtBearerServer([WORKLOAD_JWT]);
+    dir = mkdtempSync(path.join(tmpdir(), 'agentwire-wif-'));
+    const file = path.join(dir, 'token');
+    writeFileSync(file, WORKLOAD_JWT);
+    client = MCPClient.fromUrl(server.url, {
+      name: 'wif',
+      auth: { grant: 'jwt_bearer', assertionFile: file },
+    });
+    await client.connect();
+    // The platform removed the token; the access token expires: the next token request cannot read it.
+    rmSync(file);
+    for (const token of [...server.accessTokens.keys()]) server.expire(token);
+    const error = (await client.callTool('whoami', {}).catch((thrown: unknown) => thrown)) as MCPCallError;
+    expect(error).toBeInstanceOf(MCPCallError);
+    expect([error.kind, error.server]).toEqual(['transport', 'wif']);
+    expect(error.message).toBe(
+      `MCP server "wif": tools/call "whoami" failed: "auth.assertionFile" cannot be read: ${file} (ENOENT)`,
+    );
+    const cause = error.cause as MCPAuthConfigError;
+    expect(cause).toBeInstanceOf(MCPAuthConfigError);
+    expect([cause.problem, cause.entry, cause.field, cause.path, cause.code]).toEqual([
+      'unreadable_file',
+      'wif',
+      'auth.assertionFile',
+      file,
+      'ENOENT',
+    ]);
+    expect(server.tokenRequests.length).toBe(1);
+    expect(hunt({ error }, [WORKLOAD_JWT])).toEqual([]);
   });
 
   it('surfaces invalid_grant once, with no second token request, and no assertion anywhere', async () => {
