@@ -21,6 +21,7 @@ import {
   UNSENT_SECRET_FIELDS,
   unsentSecret,
 } from '../protocol/auth-grant.js';
+import { readSigningKey, signingAlgorithm } from '../protocol/signing-key.js';
 import { type EntryContext, entryError, readNonEmptyString } from './fields.js';
 
 const GRANTS = ['client_credentials', 'jwt_bearer', 'enterprise'] as const;
@@ -116,6 +117,21 @@ function checkReadable(context: EntryContext, field: string, file: string): void
   }
 }
 
+/**
+ * Refuses a private key that is not one, or that `algorithm` cannot sign with, at load. The key file is read
+ * for this and not kept (it is read again at the first token request).
+ * @throws MCPConfigError naming the key's field when it is not a PEM or JWK private key; MCPAuthConfigError
+ *   (`algorithm_mismatch`) naming `auth.algorithm`, the key type and the algorithms that fit.
+ */
+function checkKey(context: EntryContext, fields: Record<string, string>): void {
+  const field = fields.privateKey === undefined ? 'privateKeyFile' : 'privateKey';
+  const given = fields[field];
+  if (given === undefined) return;
+  const key = readSigningKey(field === 'privateKey' ? given : readFileSync(given, 'utf8'));
+  if (key === undefined) throw entryError(context, `auth.${field}`, 'is not a PEM or JWK private key');
+  signingAlgorithm(key, fields.algorithm, { file: context.file, entry: context.entry });
+}
+
 /** The strings of `raw` at `prefix.<name>`, interpolated; absent ones left out. */
 function strings(
   context: EntryContext,
@@ -136,7 +152,8 @@ function strings(
  * Reads `"auth"`; undefined when absent. Files are resolved against `baseDir` (the configuration's folder).
  * @throws MCPConfigError naming the field for a wrong type, an unknown grant or method, or a grant that
  *   lacks what it needs; MCPAuthConfigError for a key `auth` or `auth.idp` does not have (`unknown_field`),
- *   a `clientSecret` with method `none` (`secret_not_sent`), a file that cannot be read (`unreadable_file`).
+ *   a `clientSecret` with method `none` (`secret_not_sent`), a file that cannot be read (`unreadable_file`),
+ *   an `algorithm` that does not fit the private key (`algorithm_mismatch`).
  */
 export function readAuth(
   context: EntryContext,
@@ -186,5 +203,6 @@ export function readAuth(
     const given = fields[file];
     if (given !== undefined) checkReadable(context, `auth.${file}`, given);
   }
+  if (grant === 'client_credentials') checkKey(context, fields);
   return auth;
 }

@@ -101,10 +101,10 @@ function authConfigReason(details: MCPAuthConfigErrorDetails): string {
     }
     case 'unreadable_file':
       return `${first} cannot be read: ${details.path} (${details.code ?? 'unknown error'})`;
-    case 'algorithm_mismatch':
-      return (
-        `${first} is "${details.algorithm}", which does not fit the private key (${details.keyType}): ` +
-        `use ${(details.algorithms ?? []).join(' or ')}`
-      );
+    case 'algorithm_mismatch': {
+      const fit = details.algorithms ?? [];
+      const use = fit.length === 0 ? 'no JWS algorithm signs with it' : `use ${fit.join(' or ')}`;
+      return `${first} is "${details.algorithm}", which does not fit the private key (${details.keyType}): ${use}`;
+    }
   }
 }

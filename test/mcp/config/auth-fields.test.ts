@@ -3,6 +3,7 @@
  * The `"auth"` field of a remote server entry (config/auth-fields.ts): what it reads, and the exact errors,
  * which name the file, the entry and the field and never a value.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -214,6 +215,63 @@ describe('the "auth" field', () => {
     expect(refused.message).toBe(
       `config test.json: server "svc": "auth.${field}" cannot be read: ${file} (${code})`,
     );
+  });
+
+  it.each([
+    ['an EC P-256 PEM file', 'ec', 'RS256', 'EC P-256', ['ES256']],
+    ['an inline RSA PEM', 'rsa', 'ES256', 'RSA', ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512']],
+    ['an Ed25519 JWK file', 'ed25519', 'ES256', 'Ed25519', ['EdDSA', 'Ed25519']],
+  ] as const)(
+    'refuses at load an algorithm that does not fit %s, naming the key type and the algorithms that do',
+    (_, type, algorithm, keyType, algorithms) => {
+      const { privateKey } =
+        type === 'ec'
+          ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
+          : type === 'rsa'
+            ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+            : generateKeyPairSync('ed25519');
+      const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+      const base = folder({
+        'key.pem': pem,
+        'key.json': JSON.stringify(privateKey.export({ format: 'jwk' })),
+      });
+      const key =
+        type === 'rsa' ? { privateKey: pem } : { privateKeyFile: type === 'ec' ? 'key.pem' : 'key.json' };
+      let error: unknown;
+      try {
+        entryAuth({ grant: 'client_credentials', clientId: 'c', algorithm, ...key }, {}, base);
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error).toBeInstanceOf(MCPAuthConfigError);
+      const refused = error as MCPAuthConfigError;
+      expect([refused.problem, refused.file, refused.entry, refused.field]).toEqual([
+        'algorithm_mismatch',
+        'test.json',
+        'svc',
+        'auth.algorithm',
+      ]);
+      expect([refused.algorithm, refused.keyType, refused.algorithms]).toEqual([
+        algorithm,
+        keyType,
+        algorithms,
+      ]);
+      expect(refused.message).toBe(
+        `config test.json: server "svc": "auth.algorithm" is "${algorithm}", which does not fit the private key (${keyType}): use ${algorithms.join(' or ')}`,
+      );
+      expect(refused.message).not.toContain('PRIVATE KEY');
+      // A fitting algorithm loads.
+      expect(
+        entryAuth({ grant: 'client_credentials', clientId: 'c', algorithm: algorithms[0], ...key }, {}, base),
+      ).toMatchObject({ algorithm: algorithms[0] });
+    },
+  );
+
+  it('refuses at load a privateKeyFile that is not a private key', () => {
+    const base = folder({ 'key.pem': 'not a key' });
+    expect(() =>
+      entryAuth({ grant: 'client_credentials', clientId: 'c', privateKeyFile: 'key.pem' }, {}, base),
+    ).toThrow('config test.json: server "svc": "auth.privateKeyFile" is not a PEM or JWK private key');
   });
 
   it('names an unset variable, not a value', () => {

@@ -11,7 +11,6 @@
  * Tokens live in memory only; an expired one is dropped, so the next request goes without it, is answered
  * 401, and a new token is requested (there is no refresh token in these grants, RFC 6749 §4.4.3).
  */
-import { createPrivateKey, type JsonWebKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -40,6 +39,7 @@ import {
 } from '../../protocol/auth-grant.js';
 import { MCPConfigError } from '../../protocol/errors.js';
 import type { SecretSet } from '../../protocol/redact.js';
+import { readSigningKey, signingAlgorithm } from '../../protocol/signing-key.js';
 import { type ClientAuthentication, requestToken } from './token-request.js';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -77,10 +77,15 @@ export class GrantProvider implements OAuthClientProvider {
 
   /**
    * @throws MCPConfigError when the grant lacks what it needs (a secret or key, an assertion, an IdP);
-   *   MCPAuthConfigError (`secret_not_sent`) for a `clientSecret` with `tokenEndpointAuthMethod: "none"`.
+   *   MCPAuthConfigError (`secret_not_sent`) for a `clientSecret` with `tokenEndpointAuthMethod: "none"`,
+   *   (`algorithm_mismatch`) for an inline `privateKey` that `algorithm` cannot sign with; MCPConfigError
+   *   for an inline `privateKey` that is not a private key.
    */
   constructor(grant: MCPHttpAuth, options: GrantProviderOptions) {
     checkGrant(grant, options.server);
+    // An inline key is known now: a wrong algorithm is refused here rather than at the first token request.
+    if (grant.grant === 'client_credentials' && grant.privateKey !== undefined)
+      checkedKey(grant.privateKey, grant.algorithm, options.server);
     this.#grant = grant;
     this.#options = options;
     options.secrets.add(grant.clientSecret);
@@ -341,7 +346,11 @@ async function readSecretFile(file: string, field: string, server: string | unde
   }
 }
 
-/** The private key as a JWK, and its algorithm (given, or the usual one of its key type). */
+/**
+ * The private key as a JWK, and its algorithm (given, or the usual one of its key type).
+ * @throws MCPAuthConfigError when the file cannot be read (`unreadable_file`) or `algorithm` does not fit
+ *   the key (`algorithm_mismatch`); MCPConfigError when the text is not a private key.
+ */
 async function loadPrivateKey(
   inline: string | undefined,
   file: string | undefined,
@@ -350,33 +359,19 @@ async function loadPrivateKey(
 ): Promise<{ jwk: Record<string, unknown>; algorithm: string }> {
   const text = inline ?? (await readSecretFile(file!, 'privateKeyFile', server));
   secrets.add(text.trim());
-  let jwk: JsonWebKey;
-  try {
-    const trimmed = text.trim();
-    const key = trimmed.startsWith('{')
-      ? createPrivateKey({ key: JSON.parse(trimmed) as JsonWebKey, format: 'jwk' })
-      : createPrivateKey(trimmed);
-    jwk = key.export({ format: 'jwk' });
-  } catch {
-    // Node's error may quote the key material: not kept as `cause`.
+  const key = checkedKey(text, algorithm, server);
+  for (const part of ['d', 'p', 'q', 'dp', 'dq', 'qi'] as const) secrets.add(key.jwk[part]);
+  return { jwk: key.jwk as Record<string, unknown>, algorithm: key.algorithm };
+}
+
+/** The key read and its algorithm chosen; throws as {@link loadPrivateKey}. */
+function checkedKey(text: string, algorithm: string | undefined, server: string | undefined) {
+  const key = readSigningKey(text);
+  if (key === undefined)
     throw new MCPConfigError('auth (client_credentials): the private key is not a PEM or JWK private key', {
       field: 'auth.privateKey',
     });
-  }
-  for (const part of ['d', 'p', 'q', 'dp', 'dq', 'qi'] as const) secrets.add(jwk[part]);
-  const chosen = algorithm ?? defaultAlgorithm(jwk);
-  if (chosen === undefined)
-    throw new MCPConfigError('auth (client_credentials): set algorithm; no default for this key type', {
-      field: 'auth.algorithm',
-    });
-  return { jwk: jwk as Record<string, unknown>, algorithm: chosen };
-}
-
-function defaultAlgorithm(jwk: JsonWebKey): string | undefined {
-  if (jwk.kty === 'RSA') return 'RS256';
-  if (jwk.kty === 'EC') return { 'P-256': 'ES256', 'P-384': 'ES384', 'P-521': 'ES512' }[jwk.crv ?? ''];
-  if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519') return 'EdDSA';
-  return undefined;
+  return { jwk: key.jwk, algorithm: signingAlgorithm(key, algorithm, { entry: server }) };
 }
 
 /** The union of two space-separated scope lists, in order; undefined when both are empty. */
