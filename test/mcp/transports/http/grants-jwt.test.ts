@@ -5,6 +5,7 @@
  * and a second one plays the enterprise IdP. The conformance suite runs both grants against its own servers
  * too (conformance/run.sh: `auth/wif-jwt-bearer`, `auth/enterprise-managed-authorization`).
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -153,6 +154,47 @@ describe('JWT bearer (workload identity federation)', () => {
     expect([calls, server.tokenRequests.length]).toEqual([1, 1]);
     expect(server.tokenRequests[0]!.get('client_id')).toBe('workload');
     expect(hunt({ error, events, output }, [WORKLOAD_JWT])).toEqual([]);
+  });
+});
+
+describe('a refused private_key_jwt client assertion', () => {
+  it('keeps the OAuth error code of a refusal that echoes the assertion, the description redacted', async () => {
+    let assertion = '';
+    const server = await OAuthFixture.start({
+      grant: (form) => {
+        assertion = form.get('client_assertion') ?? '';
+        // An RS256 assertion is longer than an error excerpt: the whole body must still be read as JSON.
+        const echoed = `client_assertion ${assertion} rejected (seen: ${assertion.slice(0, 120)}…, other: ${ID_TOKEN})`;
+        return [401, { error: 'invalid_client', error_description: echoed }];
+      },
+    });
+    closeables.push(server);
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    client = MCPClient.fromUrl(server.url, {
+      name: 'signer',
+      auth: { grant: 'client_credentials', clientId: 'signer', privateKey: pem },
+    });
+    const error = (await client.connect().catch((thrown: unknown) => thrown)) as MCPCallError;
+    expect(error).toBeInstanceOf(MCPCallError);
+    expect(assertion.length).toBeGreaterThan(512);
+    const cause = error.cause as MCPOAuthGrantError;
+    expect(cause).toBeInstanceOf(MCPOAuthGrantError);
+    const description = 'client_assertion [redacted] rejected (seen: [redacted]…, other: [redacted])';
+    expect([cause.grant, cause.oauthError, cause.status, cause.description]).toEqual([
+      'client_credentials',
+      'invalid_client',
+      401,
+      description,
+    ]);
+    expect(cause.reason).toBe(
+      `the authorization server refused the client_credentials grant: invalid_client (HTTP 401 from ${server.origin}/token): ${description}`,
+    );
+    expect(error.message).toBe(
+      `MCP server "signer": ${error.method} failed: unauthorized (401): ${cause.reason}`,
+    );
+    expect(server.tokenRequests.length).toBe(1);
+    expect(hunt({ error }, [assertion, assertion.slice(0, 120), ID_TOKEN])).toEqual([]);
   });
 });
 

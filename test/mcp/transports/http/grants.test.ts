@@ -148,7 +148,7 @@ describe('client credentials against oidc-provider', () => {
       `${fixture.issuer}/token`,
     ]);
     expect(cause.message).toBe(
-      `server "oidc": the authorization server refused the client_credentials grant: invalid_client (HTTP 401 from ${fixture.issuer}/token)`,
+      `server "oidc": the authorization server refused the client_credentials grant: invalid_client (HTTP 401 from ${fixture.issuer}/token): client authentication failed`,
     );
     expect(fixture.grants).toEqual(['client_credentials']);
     await expect(client.connect()).rejects.toBeInstanceOf(MCPCallError);
