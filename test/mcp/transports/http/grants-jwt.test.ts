@@ -87,6 +87,21 @@ describe('JWT bearer (workload identity federation)', () => {
     expect(server.tokenRequests.map((form) => form.get('assertion'))).toEqual([WORKLOAD_JWT, ROTATED_JWT]);
   });
 
+  it('makes one token request for several calls answered 401 at once', async () => {
+    const server = await jwtBearerServer([WORKLOAD_JWT]);
+    client = MCPClient.fromUrl(server.url, {
+      name: 'wif',
+      auth: { grant: 'jwt_bearer', assertion: WORKLOAD_JWT },
+    });
+    await client.connect();
+    expect(server.tokenRequests.length).toBe(1);
+    // The server forgets the token: four calls in flight together are each answered 401.
+    for (const token of [...server.accessTokens.keys()]) server.expire(token);
+    const results = await Promise.all([1, 2, 3, 4].map(() => whoami()));
+    expect(results).toEqual(Array(4).fill('whoami with scopes: mcp:read'));
+    expect(server.tokenRequests.length).toBe(2);
+  });
+
   it('names the assertionFile, not its content, when it cannot be read for a later token', async () => {
     const server = await jwtBearerServer([WORKLOAD_JWT]);
     dir = mkdtempSync(path.join(tmpdir(), 'agentwire-wif-'));
