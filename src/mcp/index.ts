@@ -39,6 +39,11 @@ export {
 } from './config/load.js';
 export type { MCPDpopOption, MCPHttpServer, MCPStdioServer } from './config/server-spec.js';
 export { type MCPToolFilter, toolFilter } from './config/tool-filter.js';
+export {
+  MCPAuthConfigError,
+  type MCPAuthConfigErrorDetails,
+  type MCPAuthConfigProblem,
+} from './protocol/auth-config-error.js';
 // Authorization without a browser: client credentials, JWT bearer (workload identity), enterprise-managed.
 export type {
   MCPClientCredentialsAuth,

@@ -2,7 +2,8 @@
  * One server entry of a configuration file, checked and turned into a typed {@link MCPServerEntry}.
  * Accepts the shapes of Claude Desktop / Cursor / Claude Code (`command`/`args`/`env`/`cwd`, or
  * `url`/`headers`/`type`) and of VS Code (`type: "stdio" | "http" | "sse"`, `envFile`). Keys agentwire does
- * not know are ignored untouched (not interpolated), so an entry written for another tool still loads.
+ * not know are ignored untouched (not interpolated), so an entry written for another tool still loads; a key
+ * inside agentwire's own `auth` field is checked (auth-fields.ts).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -11,7 +11,7 @@
  * Every string agentwire reads from an entry may hold `${VAR}`, `${env:VAR}`, `${VAR:-default}`,
  * `${input:ID}`, `${workspaceFolder}` or `${userHome}` (see interpolate.ts). `disabled: true`
  * entries are skipped; other top-level keys (VS Code's `inputs`, Claude Desktop's `globalShortcut`, …) and
- * unknown entry keys are ignored. agentwire adds two optional entry keys of its own, `allowTools` and
+ * unknown entry keys are ignored (not those inside `auth`, agentwire's own field). agentwire adds two optional entry keys of its own, `allowTools` and
  * `blockTools` (see {@link MCPToolFilter}).
  */
 import { readFile } from 'node:fs/promises';

@@ -150,3 +150,14 @@ export function authProblem(auth: MCPHttpAuth): { field: string; problem: string
       return { field: 'grant', problem: 'must be "client_credentials", "jwt_bearer" or "enterprise"' };
   }
 }
+
+/**
+ * Whether `auth` gives a `clientSecret` that its `tokenEndpointAuthMethod` (`none`) never sends: a secret
+ * dropped silently would leave the token request unauthenticated, refused with `invalid_client`.
+ */
+export function unsentSecret(auth: MCPHttpAuth): boolean {
+  return auth.clientSecret !== undefined && auth.tokenEndpointAuthMethod === 'none';
+}
+
+/** The fields {@link unsentSecret} names. */
+export const UNSENT_SECRET_FIELDS = ['auth.clientSecret', 'auth.tokenEndpointAuthMethod'] as const;

@@ -19,15 +19,18 @@ export interface MCPOAuthGrantErrorDetails {
   oauthError?: string | undefined;
   /** The HTTP status of the answer; undefined when no usable answer came (see `cause`). */
   status?: number | undefined;
-  /** The `error_description`, redacted, at most 512 characters. */
+  /**
+   * The `error_description`, redacted (the request's secrets and anything that looks like a JWT), on one
+   * line, at most 512 characters.
+   */
   description?: string | undefined;
   cause?: unknown;
 }
 
 /**
  * The authorization server (or, for `token_exchange`, the enterprise IdP) refused a token request, or answered
- * one with something that is not a token. The message names the server, the grant, the OAuth error code and
- * the HTTP status; it never holds a credential.
+ * one with something that is not a token. The message names the server, the grant, the OAuth error code, the
+ * HTTP status and, last, the redacted description; it never holds a credential.
  */
 export class MCPOAuthGrantError extends MCPError {
   override name = 'MCPOAuthGrantError';
@@ -60,5 +63,8 @@ function grantReason(details: MCPOAuthGrantErrorDetails): string {
   if (details.status >= 200 && details.status < 300) {
     return `${who} answered the ${details.grant} grant at ${details.endpoint} without a usable token (HTTP ${details.status})`;
   }
-  return `${who} refused the ${details.grant} grant${code} (HTTP ${details.status} from ${details.endpoint})`;
+  // The description (redacted, one line) says why in the server's words: often the only clue to a fix.
+  const why =
+    details.description === undefined || details.description === '' ? '' : `: ${details.description}`;
+  return `${who} refused the ${details.grant} grant${code} (HTTP ${details.status} from ${details.endpoint})${why}`;
 }

@@ -101,3 +101,15 @@ export function envSecrets(env: Readonly<Record<string, string>> | undefined): S
   for (const value of Object.values(env ?? {})) secrets.add(value, MIN_ENV_SECRET_LENGTH);
   return secrets;
 }
+
+/**
+ * A JWT, or the start of one, in text a server wrote: base64url of a JSON object (`eyJ`…), then optionally
+ * more dot-separated base64url parts (RFC 7519 §3). A server that echoes a client assertion may cut or alter
+ * it, so the known assertion alone would not match what it wrote.
+ */
+const JWT_LIKE = /eyJ[A-Za-z0-9_-]{2,}(?:\.[A-Za-z0-9_-]*){0,4}/g;
+
+/** `text` with everything that looks like a JWT (see {@link JWT_LIKE}) replaced by `[redacted]`. */
+export function redactJwtLike(text: string): string {
+  return text.replace(JWT_LIKE, REDACTED);
+}

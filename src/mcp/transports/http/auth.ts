@@ -87,6 +87,8 @@ export class HttpAuth {
   #scope: string | undefined;
   /** The scopes of the last step-up, to stop a server that keeps answering 403 for scopes we hold. */
   #steppedUpTo: string | undefined;
+  /** The authorization a 401 started, while it runs: later 401s wait for it rather than start their own. */
+  #authorizing: Promise<void> | undefined;
 
   constructor(options: HttpAuthOptions) {
     this.provider = withDpopOption(options.provider, options.dpop);
@@ -123,6 +125,7 @@ export class HttpAuth {
 
   /**
    * Handles a 401: remembers the challenge's `resource_metadata` and scope, then refreshes or obtains tokens.
+   * A 401 that comes while another one's authorization runs waits for that one and shares its outcome.
    * Consumes the response body.
    * @throws UnauthorizedError when the user must authorize (the provider's `redirectToAuthorization` was
    *   called); finish with {@link HttpAuth.finishAuth}.
@@ -133,8 +136,19 @@ export class HttpAuth {
     const challenge = this.#learn(response);
     await response.body?.cancel().catch(() => {});
     this.#scope = computeScopeUnion(this.#scope, challenge.scope);
-    await this.#followMigration();
-    await this.#authorize({});
+    // Requests answered 401 together (parallel calls when a token expires) share one authorization: one
+    // token request (or one browser redirect) and its outcome, not one each.
+    if (this.#authorizing !== undefined) return this.#authorizing;
+    const run = (async () => {
+      await this.#followMigration();
+      await this.#authorize({});
+    })();
+    this.#authorizing = run;
+    try {
+      await run;
+    } finally {
+      if (this.#authorizing === run) this.#authorizing = undefined;
+    }
   }
 
   /**

@@ -104,17 +104,17 @@ export function excerpt(text: string): string {
 }
 
 /**
- * Reads at most {@link BODY_EXCERPT_CHARS} characters of an error body, then releases the stream: an error
- * body may be huge or never end. Resolves to '' when the body cannot be read.
+ * Reads at most `maxChars` (default {@link BODY_EXCERPT_CHARS}) characters of an error body, then releases
+ * the stream: an error body may be huge or never end. Resolves to '' when the body cannot be read.
  */
-export async function readBodyExcerpt(response: Response): Promise<string> {
+export async function readBodyExcerpt(response: Response, maxChars = BODY_EXCERPT_CHARS): Promise<string> {
   const body = response.body;
   if (body === null) return '';
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let text = '';
   try {
-    while (text.length < BODY_EXCERPT_CHARS) {
+    while (text.length < maxChars) {
       const { done, value } = await reader.read();
       if (done) break;
       text += decoder.decode(value, { stream: true });
@@ -125,5 +125,5 @@ export async function readBodyExcerpt(response: Response): Promise<string> {
   } finally {
     reader.cancel().catch(() => {});
   }
-  return excerpt(text);
+  return text.length > maxChars ? text.slice(0, maxChars) : text;
 }

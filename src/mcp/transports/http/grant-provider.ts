@@ -11,8 +11,8 @@
  * Tokens live in memory only; an expired one is dropped, so the next request goes without it, is answered
  * 401, and a new token is requested (there is no refresh token in these grants, RFC 6749 §4.4.3).
  */
-import { createPrivateKey, type JsonWebKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import {
   type AuthorizationServerMetadata,
   AuthorizationServerMismatchError,
@@ -27,15 +27,19 @@ import {
   selectResourceURL,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
+import { MCPAuthConfigError } from '../../protocol/auth-config-error.js';
 import {
   authProblem,
   type MCPGrantContext,
   type MCPHttpAuth,
   type MCPSecretSource,
   type MCPTokenEndpointAuthMethod,
+  UNSENT_SECRET_FIELDS,
+  unsentSecret,
 } from '../../protocol/auth-grant.js';
 import { MCPConfigError } from '../../protocol/errors.js';
 import type { SecretSet } from '../../protocol/redact.js';
+import { readSigningKey, signingAlgorithm } from '../../protocol/signing-key.js';
 import { type ClientAuthentication, requestToken } from './token-request.js';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -71,9 +75,17 @@ export class GrantProvider implements OAuthClientProvider {
   #expiresAt: number | undefined;
   #privateKey: Promise<{ jwk: Record<string, unknown>; algorithm: string }> | undefined;
 
-  /** @throws MCPConfigError when the grant lacks what it needs (a secret or key, an assertion, an IdP). */
+  /**
+   * @throws MCPConfigError when the grant lacks what it needs (a secret or key, an assertion, an IdP);
+   *   MCPAuthConfigError (`secret_not_sent`) for a `clientSecret` with `tokenEndpointAuthMethod: "none"`,
+   *   (`algorithm_mismatch`) for an inline `privateKey` that `algorithm` cannot sign with; MCPConfigError
+   *   for an inline `privateKey` that is not a private key.
+   */
   constructor(grant: MCPHttpAuth, options: GrantProviderOptions) {
-    checkGrant(grant);
+    checkGrant(grant, options.server);
+    // An inline key is known now: a wrong algorithm is refused here rather than at the first token request.
+    if (grant.grant === 'client_credentials' && grant.privateKey !== undefined)
+      checkedKey(grant.privateKey, grant.algorithm, options.server);
     this.#grant = grant;
     this.#options = options;
     options.secrets.add(grant.clientSecret);
@@ -131,7 +143,8 @@ export class GrantProvider implements OAuthClientProvider {
    * Discovers the authorization server and requests a token (two requests for `enterprise`), once.
    * @throws MCPOAuthGrantError when a token request is refused; the SDK's discovery errors
    *   (`IssuerMismatchError`, …); `AuthorizationServerMismatchError` when `issuer` is set and the server
-   *   names another; MCPConfigError when a file cannot be read or a key cannot be used.
+   *   names another; MCPAuthConfigError (`unreadable_file`) when a file cannot be read, naming it;
+   *   MCPConfigError when a key cannot be used.
    */
   async authorize(options: GrantAuthorizeOptions): Promise<void> {
     const info = await discoverOAuthServerInfo(options.serverUrl, {
@@ -224,7 +237,7 @@ export class GrantProvider implements OAuthClientProvider {
     let value: string;
     if (typeof source === 'string') value = source;
     else if (source !== undefined) value = await source(context);
-    else value = await readSecretFile(file!, `${field}File`);
+    else value = await readSecretFile(file!, `${field}File`, this.#options.server);
     value = value.trim();
     this.#options.secrets.add(value);
     return value;
@@ -240,7 +253,7 @@ export class GrantProvider implements OAuthClientProvider {
         grant.privateKey,
         grant.privateKeyFile,
         grant.algorithm,
-        this.#options.secrets,
+        this.#options,
       );
       return {
         method: grant.tokenEndpointAuthMethod ?? 'private_key_jwt',
@@ -277,10 +290,12 @@ function defaultMethod(
 }
 
 /** The grant checked for what it needs. @throws MCPConfigError naming the missing field. */
-function checkGrant(grant: MCPHttpAuth): void {
+function checkGrant(grant: MCPHttpAuth, server: string | undefined): void {
   const found = authProblem(grant);
-  if (found === undefined) return;
-  throw new MCPConfigError(`auth.${found.field} ${found.problem}`, { field: `auth.${found.field}` });
+  if (found !== undefined)
+    throw new MCPConfigError(`auth.${found.field} ${found.problem}`, { field: `auth.${found.field}` });
+  if (unsentSecret(grant))
+    throw new MCPAuthConfigError({ problem: 'secret_not_sent', entry: server, fields: UNSENT_SECRET_FIELDS });
 }
 
 /**
@@ -312,54 +327,51 @@ async function idpTokenEndpoint(issuer: string, fetch: FetchLike | undefined): P
   });
 }
 
-async function readSecretFile(file: string, field: string): Promise<string> {
+/**
+ * A file's content, read when a token is requested.
+ * @throws MCPAuthConfigError (`unreadable_file`) naming the server, the field and the path (never content).
+ */
+async function readSecretFile(file: string, field: string, server: string | undefined): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    throw new MCPConfigError(`auth: ${field} cannot be read (${code})`, {
-      field: `auth.${field}`,
+    throw new MCPAuthConfigError({
+      problem: 'unreadable_file',
+      entry: server,
+      fields: [`auth.${field}`],
+      path: path.resolve(file),
+      code: (error as NodeJS.ErrnoException).code ?? 'unknown error',
       cause: error,
     });
   }
 }
 
-/** The private key as a JWK, and its algorithm (given, or the usual one of its key type). */
+/**
+ * The private key as a JWK, and its algorithm (given, or the usual one of its key type).
+ * @throws MCPAuthConfigError when the file cannot be read (`unreadable_file`) or `algorithm` does not fit
+ *   the key (`algorithm_mismatch`); MCPConfigError when the text is not a private key.
+ */
 async function loadPrivateKey(
   inline: string | undefined,
   file: string | undefined,
   algorithm: string | undefined,
-  secrets: SecretSet,
+  { server, secrets }: GrantProviderOptions,
 ): Promise<{ jwk: Record<string, unknown>; algorithm: string }> {
-  const text = inline ?? (await readSecretFile(file!, 'privateKeyFile'));
+  const text = inline ?? (await readSecretFile(file!, 'privateKeyFile', server));
   secrets.add(text.trim());
-  let jwk: JsonWebKey;
-  try {
-    const trimmed = text.trim();
-    const key = trimmed.startsWith('{')
-      ? createPrivateKey({ key: JSON.parse(trimmed) as JsonWebKey, format: 'jwk' })
-      : createPrivateKey(trimmed);
-    jwk = key.export({ format: 'jwk' });
-  } catch {
-    // Node's error may quote the key material: not kept as `cause`.
+  const key = checkedKey(text, algorithm, server);
+  for (const part of ['d', 'p', 'q', 'dp', 'dq', 'qi'] as const) secrets.add(key.jwk[part]);
+  return { jwk: key.jwk as Record<string, unknown>, algorithm: key.algorithm };
+}
+
+/** The key read and its algorithm chosen; throws as {@link loadPrivateKey}. */
+function checkedKey(text: string, algorithm: string | undefined, server: string | undefined) {
+  const key = readSigningKey(text);
+  if (key === undefined)
     throw new MCPConfigError('auth (client_credentials): the private key is not a PEM or JWK private key', {
       field: 'auth.privateKey',
     });
-  }
-  for (const part of ['d', 'p', 'q', 'dp', 'dq', 'qi'] as const) secrets.add(jwk[part]);
-  const chosen = algorithm ?? defaultAlgorithm(jwk);
-  if (chosen === undefined)
-    throw new MCPConfigError('auth (client_credentials): set algorithm; no default for this key type', {
-      field: 'auth.algorithm',
-    });
-  return { jwk: jwk as Record<string, unknown>, algorithm: chosen };
-}
-
-function defaultAlgorithm(jwk: JsonWebKey): string | undefined {
-  if (jwk.kty === 'RSA') return 'RS256';
-  if (jwk.kty === 'EC') return { 'P-256': 'ES256', 'P-384': 'ES384', 'P-521': 'ES512' }[jwk.crv ?? ''];
-  if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519') return 'EdDSA';
-  return undefined;
+  return { jwk: key.jwk, algorithm: signingAlgorithm(key, algorithm, { entry: server }) };
 }
 
 /** The union of two space-separated scope lists, in order; undefined when both are empty. */

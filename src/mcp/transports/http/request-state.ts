@@ -3,6 +3,7 @@
  * timeout), its idle timer, what its answer has shown so far, and the error it fails with.
  */
 import { type RequestId, type TransportSendOptions, UnauthorizedError } from '@modelcontextprotocol/client';
+import { MCPAuthConfigError } from '../../protocol/auth-config-error.js';
 import { MCPCallError } from '../../protocol/errors.js';
 import { MCPOAuthGrantError } from '../../protocol/grant-error.js';
 import { type HttpErrorContext, httpTransportError } from './errors.js';
@@ -83,7 +84,7 @@ export function abortedError(context: HttpErrorContext, reason: unknown): MCPCal
  * The error a failed request rejects with: the abort reason when we aborted it (close, timeout,
  * cancellation), else the error itself when it is ours, the SDK's `UnauthorizedError` or a refused grant
  * (`MCPOAuthGrantError`, mapped by the session), else a `transport`
- * error caused by it.
+ * error caused by it (for an `auth` file that cannot be read, worded by its `MCPAuthConfigError`).
  */
 export function requestFailure(signal: AbortSignal, context: HttpErrorContext, error: unknown): unknown {
   const reason: unknown = signal.aborted ? signal.reason : undefined;
@@ -94,6 +95,9 @@ export function requestFailure(signal: AbortSignal, context: HttpErrorContext, e
     error instanceof MCPOAuthGrantError
   )
     return error;
+  // An `auth` file that cannot be read names the file itself: its cause's message would say it twice.
+  if (error instanceof MCPAuthConfigError)
+    return httpTransportError('transport', context, error.reason, { cause: error });
   return httpTransportError('transport', context, describe(error), { cause: error });
 }
 

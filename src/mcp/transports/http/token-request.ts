@@ -14,8 +14,14 @@ import {
 } from '@modelcontextprotocol/client';
 import type { MCPTokenEndpointAuthMethod } from '../../protocol/auth-grant.js';
 import { MCPOAuthGrantError, type MCPOAuthGrantType } from '../../protocol/grant-error.js';
-import type { SecretSet } from '../../protocol/redact.js';
+import { redactJwtLike, type SecretSet } from '../../protocol/redact.js';
 import { BODY_EXCERPT_CHARS, readBodyExcerpt } from './errors.js';
+
+/**
+ * Most characters of a refusal read to find its `error` code, in characters: a description that echoes a
+ * client assertion (an RS256 one is over 500 characters) must not cut the JSON before the code is read.
+ */
+const REFUSAL_BODY_CHARS = 64 * 1024;
 
 /** How the client authenticates at the token endpoint. */
 export interface ClientAuthentication {
@@ -68,7 +74,7 @@ export async function requestToken(request: TokenRequest): Promise<TokenAnswer> 
     throw fail({ cause: error });
   }
   if (!response.ok) {
-    const body = await readBodyExcerpt(response);
+    const body = await readBodyExcerpt(response, REFUSAL_BODY_CHARS);
     const refusal = readRefusal(body, request.secrets);
     throw fail({ status: response.status, ...refusal });
   }
@@ -125,7 +131,11 @@ function formEncode(value: string): string {
   return new URLSearchParams({ v: value }).toString().slice(2);
 }
 
-/** The `error` and `error_description` of a refusal body (RFC 6749 §5.2), the description redacted. */
+/**
+ * The `error` and `error_description` of a refusal body (RFC 6749 §5.2). The description is the server's
+ * text: redacted (the known secrets, then anything that looks like a JWT), on one line, at most
+ * {@link BODY_EXCERPT_CHARS} characters.
+ */
 function readRefusal(body: string, secrets: SecretSet): { oauthError?: string; description?: string } {
   let parsed: unknown;
   try {
@@ -139,7 +149,11 @@ function readRefusal(body: string, secrets: SecretSet): { oauthError?: string; d
   const code =
     typeof error === 'string' && /^[\x20\x21\x23-\x5b\x5d-\x7e]{1,64}$/.test(error) ? error : undefined;
   const text =
-    typeof description === 'string' ? secrets.redact(description).slice(0, BODY_EXCERPT_CHARS) : undefined;
+    typeof description === 'string'
+      ? redactJwtLike(secrets.redact(description))
+          .replace(/\p{Cc}+/gu, ' ')
+          .slice(0, BODY_EXCERPT_CHARS)
+      : undefined;
   return {
     ...(code !== undefined && { oauthError: secrets.redact(code) }),
     ...(text !== undefined && { description: text }),

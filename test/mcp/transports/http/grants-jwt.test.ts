@@ -5,11 +5,17 @@
  * and a second one plays the enterprise IdP. The conformance suite runs both grants against its own servers
  * too (conformance/run.sh: `auth/wif-jwt-bearer`, `auth/enterprise-managed-authorization`).
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MCPCallError, MCPClient, MCPOAuthGrantError } from '../../../../src/mcp/index.js';
+import {
+  MCPAuthConfigError,
+  MCPCallError,
+  MCPClient,
+  MCPOAuthGrantError,
+} from '../../../../src/mcp/index.js';
 import { OAuthFixture } from '../../../fixtures/oauth-server.js';
 import { captureConsole, hunt } from '../../protocol/secret-hunter.js';
 
@@ -81,6 +87,53 @@ describe('JWT bearer (workload identity federation)', () => {
     expect(server.tokenRequests.map((form) => form.get('assertion'))).toEqual([WORKLOAD_JWT, ROTATED_JWT]);
   });
 
+  it('makes one token request for several calls answered 401 at once', async () => {
+    const server = await jwtBearerServer([WORKLOAD_JWT]);
+    client = MCPClient.fromUrl(server.url, {
+      name: 'wif',
+      auth: { grant: 'jwt_bearer', assertion: WORKLOAD_JWT },
+    });
+    await client.connect();
+    expect(server.tokenRequests.length).toBe(1);
+    // The server forgets the token: four calls in flight together are each answered 401.
+    for (const token of [...server.accessTokens.keys()]) server.expire(token);
+    const results = await Promise.all([1, 2, 3, 4].map(() => whoami()));
+    expect(results).toEqual(Array(4).fill('whoami with scopes: mcp:read'));
+    expect(server.tokenRequests.length).toBe(2);
+  });
+
+  it('names the assertionFile, not its content, when it cannot be read for a later token', async () => {
+    const server = await jwtBearerServer([WORKLOAD_JWT]);
+    dir = mkdtempSync(path.join(tmpdir(), 'agentwire-wif-'));
+    const file = path.join(dir, 'token');
+    writeFileSync(file, WORKLOAD_JWT);
+    client = MCPClient.fromUrl(server.url, {
+      name: 'wif',
+      auth: { grant: 'jwt_bearer', assertionFile: file },
+    });
+    await client.connect();
+    // The platform removed the token; the access token expires: the next token request cannot read it.
+    rmSync(file);
+    for (const token of [...server.accessTokens.keys()]) server.expire(token);
+    const error = (await client.callTool('whoami', {}).catch((thrown: unknown) => thrown)) as MCPCallError;
+    expect(error).toBeInstanceOf(MCPCallError);
+    expect([error.kind, error.server]).toEqual(['transport', 'wif']);
+    expect(error.message).toBe(
+      `MCP server "wif": tools/call "whoami" failed: "auth.assertionFile" cannot be read: ${file} (ENOENT)`,
+    );
+    const cause = error.cause as MCPAuthConfigError;
+    expect(cause).toBeInstanceOf(MCPAuthConfigError);
+    expect([cause.problem, cause.entry, cause.field, cause.path, cause.code]).toEqual([
+      'unreadable_file',
+      'wif',
+      'auth.assertionFile',
+      file,
+      'ENOENT',
+    ]);
+    expect(server.tokenRequests.length).toBe(1);
+    expect(hunt({ error }, [WORKLOAD_JWT])).toEqual([]);
+  });
+
   it('surfaces invalid_grant once, with no second token request, and no assertion anywhere', async () => {
     const server = await jwtBearerServer([]);
     const output = captureConsole();
@@ -116,6 +169,47 @@ describe('JWT bearer (workload identity federation)', () => {
     expect([calls, server.tokenRequests.length]).toEqual([1, 1]);
     expect(server.tokenRequests[0]!.get('client_id')).toBe('workload');
     expect(hunt({ error, events, output }, [WORKLOAD_JWT])).toEqual([]);
+  });
+});
+
+describe('a refused private_key_jwt client assertion', () => {
+  it('keeps the OAuth error code of a refusal that echoes the assertion, the description redacted', async () => {
+    let assertion = '';
+    const server = await OAuthFixture.start({
+      grant: (form) => {
+        assertion = form.get('client_assertion') ?? '';
+        // An RS256 assertion is longer than an error excerpt: the whole body must still be read as JSON.
+        const echoed = `client_assertion ${assertion} rejected (seen: ${assertion.slice(0, 120)}…, other: ${ID_TOKEN})`;
+        return [401, { error: 'invalid_client', error_description: echoed }];
+      },
+    });
+    closeables.push(server);
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    client = MCPClient.fromUrl(server.url, {
+      name: 'signer',
+      auth: { grant: 'client_credentials', clientId: 'signer', privateKey: pem },
+    });
+    const error = (await client.connect().catch((thrown: unknown) => thrown)) as MCPCallError;
+    expect(error).toBeInstanceOf(MCPCallError);
+    expect(assertion.length).toBeGreaterThan(512);
+    const cause = error.cause as MCPOAuthGrantError;
+    expect(cause).toBeInstanceOf(MCPOAuthGrantError);
+    const description = 'client_assertion [redacted] rejected (seen: [redacted]…, other: [redacted])';
+    expect([cause.grant, cause.oauthError, cause.status, cause.description]).toEqual([
+      'client_credentials',
+      'invalid_client',
+      401,
+      description,
+    ]);
+    expect(cause.reason).toBe(
+      `the authorization server refused the client_credentials grant: invalid_client (HTTP 401 from ${server.origin}/token): ${description}`,
+    );
+    expect(error.message).toBe(
+      `MCP server "signer": ${error.method} failed: unauthorized (401): ${cause.reason}`,
+    );
+    expect(server.tokenRequests.length).toBe(1);
+    expect(hunt({ error }, [assertion, assertion.slice(0, 120), ID_TOKEN])).toEqual([]);
   });
 });
 

@@ -139,8 +139,14 @@ describe('README: authorization without a browser', () => {
 
   it("parses the section's configuration file", () => {
     const base = tempDir();
+    // The files must exist at load: the ID token beside the file, the projected token at a path of our own.
+    writeFileSync(path.join(base, 'id-token.jwt'), 'eyJhbGciOiJFUzI1NiJ9.id.sig');
+    const projected = path.join(base, 'mcp-token');
+    writeFileSync(projected, 'eyJhbGciOiJFUzI1NiJ9.wl.sig');
+    const text = readmeBlock('#### Enterprise-managed authorization', 'json');
+    expect(text).toContain('"/var/run/secrets/tokens/mcp-token"');
     const config = parseServerConfig(
-      JSON.parse(readmeBlock('#### Enterprise-managed authorization', 'json')),
+      JSON.parse(text.replace('/var/run/secrets/tokens/mcp-token', projected)),
       {
         env: { REPORTS_SECRET: 'reports-secret-value', WIKI_SECRET: 'wiki-secret-value' },
         baseDir: base,
@@ -148,7 +154,7 @@ describe('README: authorization without a browser', () => {
     );
     expect(config.servers.map((entry) => (entry.kind === 'http' ? entry.options.auth : undefined))).toEqual([
       { grant: 'client_credentials', clientId: 'report-bot', clientSecret: 'reports-secret-value' },
-      { grant: 'jwt_bearer', assertionFile: '/var/run/secrets/tokens/mcp-token' },
+      { grant: 'jwt_bearer', assertionFile: projected },
       {
         grant: 'enterprise',
         idTokenFile: path.join(base, 'id-token.jwt'),

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  MCPAuthConfigError,
   MCPCallError,
   MCPClient,
   type MCPHttpAuth,
@@ -147,7 +148,7 @@ describe('client credentials against oidc-provider', () => {
       `${fixture.issuer}/token`,
     ]);
     expect(cause.message).toBe(
-      `server "oidc": the authorization server refused the client_credentials grant: invalid_client (HTTP 401 from ${fixture.issuer}/token)`,
+      `server "oidc": the authorization server refused the client_credentials grant: invalid_client (HTTP 401 from ${fixture.issuer}/token): client authentication failed`,
     );
     expect(fixture.grants).toEqual(['client_credentials']);
     await expect(client.connect()).rejects.toBeInstanceOf(MCPCallError);
@@ -163,6 +164,85 @@ describe('client credentials against oidc-provider', () => {
     const authProvider = new MemoryOAuthProvider();
     expect(() => MCPClient.fromUrl('http://127.0.0.1:9/mcp', { auth, authProvider })).toThrow(
       'set one of authProvider and auth, not both',
+    );
+  });
+
+  it('refuses an algorithm that does not fit the key: at construction for an inline key, at connect for a file', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const problem = '"auth.algorithm" is "RS256", which does not fit the private key (EC P-256): use ES256';
+    let error: unknown;
+    try {
+      MCPClient.fromUrl('http://127.0.0.1:9/mcp', {
+        name: 'svc',
+        auth: { grant: 'client_credentials', clientId: 'signer', privateKey: pem, algorithm: 'RS256' },
+      });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(MCPAuthConfigError);
+    const refused = error as MCPAuthConfigError;
+    expect([refused.problem, refused.entry, refused.field, refused.keyType, refused.algorithms]).toEqual([
+      'algorithm_mismatch',
+      'svc',
+      'auth.algorithm',
+      'EC P-256',
+      ['ES256'],
+    ]);
+    expect(refused.message).toBe(`server "svc": ${problem}`);
+
+    const jwk = { ...publicKey.export({ format: 'jwk' }), alg: 'ES256', use: 'sig' };
+    fixture = await startOidcMcp({
+      clients: [
+        m2mClient('signer', { token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [jwk] } }),
+      ],
+    });
+    dir = mkdtempSync(path.join(tmpdir(), 'agentwire-grant-'));
+    writeFileSync(path.join(dir, 'key.pem'), pem);
+    const auth = {
+      grant: 'client_credentials' as const,
+      clientId: 'signer',
+      privateKeyFile: path.join(dir, 'key.pem'),
+      algorithm: 'RS256',
+    };
+    client = MCPClient.fromUrl(fixture.url, { name: 'oidc', auth });
+    const failed = (await client.connect().catch((thrown: unknown) => thrown)) as MCPCallError;
+    expect(failed).toBeInstanceOf(MCPCallError);
+    expect(failed.cause).toBeInstanceOf(MCPAuthConfigError);
+    expect((failed.cause as MCPAuthConfigError).message).toBe(`server "oidc": ${problem}`);
+    expect(failed.message).toMatch(
+      new RegExp(`^MCP server "oidc": \\S+ failed: ${problem.replace(/[()]/g, '\\$&')}$`),
+    );
+    expect(fixture.grants).toEqual([]);
+    expect(hunt({ failed }, [pem.trim()])).toEqual([]);
+  });
+
+  it('refuses at construction a clientSecret that tokenEndpointAuthMethod "none" would never send', () => {
+    let error: unknown;
+    try {
+      MCPClient.fromUrl('http://127.0.0.1:9/mcp', {
+        name: 'svc',
+        auth: {
+          grant: 'client_credentials',
+          clientId: 'x',
+          clientSecret: SECRET,
+          tokenEndpointAuthMethod: 'none',
+        },
+      });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(MCPAuthConfigError);
+    const refused = error as MCPAuthConfigError;
+    expect([refused.problem, refused.entry, refused.server, refused.file, refused.fields]).toEqual([
+      'secret_not_sent',
+      'svc',
+      'svc',
+      undefined,
+      ['auth.clientSecret', 'auth.tokenEndpointAuthMethod'],
+    ]);
+    expect(refused.message).toBe(
+      'server "svc": "auth.clientSecret" is set but "auth.tokenEndpointAuthMethod" is "none", which sends no client secret: remove one of them',
     );
   });
 });
