@@ -22,6 +22,11 @@ export interface MCPGatewayListenOptions {
   port?: number;
   /** Interface to bind. Default `'127.0.0.1'` (loopback only). */
   host?: string;
+  /**
+   * Requests wait for this before they are served (the port is bound at once): lets a host bind its
+   * address first, so a taken port is told at once, and connect the upstreams after. Default: none.
+   */
+  ready?: Promise<unknown>;
 }
 
 /** A listening HTTP host. */
@@ -55,8 +60,9 @@ export async function listenHttp(
   routes: HttpHostRoutes,
   options: MCPGatewayListenOptions = {},
 ): Promise<MCPGatewayHttpHost> {
+  const { ready } = options;
   const server = createServer((req, res) => {
-    serve(routes, req, res).catch(() => {
+    (ready ? ready.then(() => serve(routes, req, res)) : serve(routes, req, res)).catch(() => {
       // Only a write to a socket already gone can fail here; the exchange is over either way.
       if (!res.headersSent) res.writeHead(500);
       res.end();

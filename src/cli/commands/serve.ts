@@ -8,6 +8,7 @@
  * each other's listeners (MCP spec 2026-07-28, "Subscriptions").
  */
 import { type Command, InvalidArgumentError } from 'commander';
+import type { MCPGateway } from '../../gateway/gateway.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../io.js';
 import { positiveInteger } from '../server-flags.js';
@@ -109,37 +110,41 @@ export function registerServeCommand(program: Command, context: CommandContext):
             stderr: 'capture',
           },
         });
-        const results = await gateway.start(io.signal ? { signal: io.signal } : {});
-        for (const result of results)
-          io.stderr(
-            result.ok
-              ? `connected ${result.name} (${result.toolCount} tools)\n`
-              : `failed ${result.name}: ${result.error.message}\n`,
-          );
         const stopped = new Promise<void>((resolve) => {
           if (io.signal?.aborted) resolve();
           io.signal?.addEventListener('abort', () => resolve(), { once: true });
         });
         if (options.stdio) {
+          await startUpstreams(gateway, context);
           const host = gateway.serveStdio();
           io.stderr('serving on stdio\n');
           await Promise.race([stopped, host.ended]);
         } else {
+          // The port is bound before any upstream is started, so an address that cannot be had is told at
+          // once, not after every connect; requests arriving meanwhile wait until the upstreams are up.
+          let ready: () => void = () => {};
+          const started = new Promise<void>((resolve) => {
+            ready = resolve;
+          });
+          const address = `${options.host ?? '127.0.0.1'}:${options.port ?? DEFAULT_SERVE_PORT}`;
           const host = await gateway
             .listen({
               port: options.port ?? DEFAULT_SERVE_PORT,
               host: options.host ?? '127.0.0.1',
               bearerToken: token as string,
+              ready: started,
               ...(settings.allowedHosts && { allowedHosts: settings.allowedHosts }),
             })
             .catch((error: unknown) => {
               io.stderr(
-                `error: serve: cannot listen on ${options.host ?? '127.0.0.1'}:${options.port ?? DEFAULT_SERVE_PORT}: ${(error as NodeJS.ErrnoException).code ?? 'error'}\n`,
+                `error: serve: cannot listen on ${address}: ${(error as NodeJS.ErrnoException).code ?? 'error'}\n`,
               );
               context.exit(ExitCode.connection);
               return undefined;
             });
           if (!host) return;
+          await startUpstreams(gateway, context);
+          ready();
           io.stderr(`serving on ${host.url}\n`);
           await stopped;
         }
@@ -149,6 +154,21 @@ export function registerServeCommand(program: Command, context: CommandContext):
         await bus?.close();
       }
     });
+}
+
+/** Connects every upstream, one status line each on stderr. */
+async function startUpstreams(
+  gateway: { start: MCPGateway['start'] },
+  context: CommandContext,
+): Promise<void> {
+  const { io } = context;
+  const results = await gateway.start(io.signal ? { signal: io.signal } : {});
+  for (const result of results)
+    io.stderr(
+      result.ok
+        ? `connected ${result.name} (${result.toolCount} tools)\n`
+        : `failed ${result.name}: ${result.error.message}\n`,
+    );
 }
 
 function port(value: string): number {
