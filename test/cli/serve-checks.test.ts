@@ -8,8 +8,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, plainEnv, runBuilt } from './built-cli.js';
+import { SCRIPTED, waitUntil } from '../helpers.js';
+import { ensureBuilt, MAIN, plainEnv, runBuilt } from './built-cli.js';
 
 let dir: string;
 // An upstream that never answers `initialize`: connecting to it would last the whole connect timeout.
@@ -79,4 +82,41 @@ describe('agentwire serve, refusals', () => {
       stderr: 'error: serve: cannot listen on 192.0.2.1:0: EADDRNOTAVAIL\n',
     });
   }, 20_000);
+});
+
+describe('agentwire serve, an upstream that dies', () => {
+  it("writes the upstream's stderr to its own stderr; the client's error names only the exit code", async () => {
+    const STDERR = 'Error: cannot open /srv/private/billing.sqlite';
+    const config = path.join(dir, 'dying.json');
+    const script = `process.stderr.write(${JSON.stringify(`${STDERR}\n`)}); import(process.argv[1]);`;
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { s: { command: process.execPath, args: ['-e', script, SCRIPTED] } } }),
+    );
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, 'serve', '--stdio', '--config', config],
+      env: plainEnv() as Record<string, string>,
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const client = new Client({ name: 'serve-checks', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      await expect(client.callTool({ name: 's__exit', arguments: { code: 7 } })).rejects.toMatchObject({
+        code: -32603,
+        message: 'MCP server "s": tools/call "exit" failed: the server exited with code 7',
+        data: { server: 's', kind: 'connection_closed', exitCode: 7 },
+      });
+      await waitUntil(() => stderr.includes('lost s: '), 10_000, 'the line on stderr');
+      expect(stderr).toContain(
+        `lost s: MCP server "s": connection failed: server "s" exited with code 7; last stderr: ${STDERR}\n`,
+      );
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
 });

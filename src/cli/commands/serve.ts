@@ -10,7 +10,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { MCPGateway } from '../../gateway/gateway.js';
 import type { CommandContext } from '../context.js';
-import { ExitCode } from '../io.js';
+import { ExitCode, singleLine } from '../io.js';
 import { positiveInteger } from '../server-flags.js';
 import { UsageError } from '../usage-error.js';
 import { openServeBus } from './serve-redis.js';
@@ -109,6 +109,11 @@ export function registerServeCommand(program: Command, context: CommandContext):
             // Kept for their errors only, never written out: with --stdio our stdout is the protocol.
             stderr: 'capture',
           },
+        });
+        // An upstream's failure reaches the gateway's clients without its stderr (upstream-failure.ts): the
+        // whole of it, stderr tail included, is the operator's, here.
+        gateway.servers.on('disconnected', ({ server, error, deliberate }) => {
+          if (!deliberate && error) io.stderr(`lost ${server}: ${singleLine(error.message)}\n`);
         });
         const stopped = new Promise<void>((resolve) => {
           if (io.signal?.aborted) resolve();
