@@ -150,6 +150,8 @@ export class MCPGateway {
     const host = serveGatewayStdio(gatewayServerFactory(routes), {
       ...options,
       maxSubscriptions: this.#options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
+      follow: (uris, updated) =>
+        this.#subscriptions.listen(uris, (uri) => this.#catalog.resolveResource(uri), updated),
     });
     this.#hosts.add(host);
     return host;

@@ -8,6 +8,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import { type StdioListenFollower, StdioListenTap } from './stdio-listen.js';
 
 /** Streams of the stdio host. */
 export interface MCPGatewayStdioOptions {
@@ -28,14 +29,23 @@ export interface MCPGatewayStdioHost {
 /** Serves one stdio connection from `factory`. */
 export function serveGatewayStdio(
   factory: McpServerFactory,
-  options: MCPGatewayStdioOptions & { maxSubscriptions: number; onerror?: (error: Error) => void },
+  options: MCPGatewayStdioOptions & {
+    maxSubscriptions: number;
+    onerror?: (error: Error) => void;
+    follow?: StdioListenFollower;
+  },
 ): MCPGatewayStdioHost {
   const stdin = options.stdin ?? process.stdin;
   const ended = new Promise<void>((resolve) => {
     stdin.once('end', resolve);
     stdin.once('close', resolve);
   });
-  const transport = new StdioServerTransport(stdin, options.stdout);
+  // Listen subscriptions' resource URIs followed upstream, and the subscription bound told (stdio-listen.ts).
+  const { maxSubscriptions, follow } = options;
+  const transport = new StdioListenTap(new StdioServerTransport(stdin, options.stdout), {
+    maxSubscriptions,
+    follow,
+  });
   const handle = serveStdio(factory, {
     transport,
     maxSubscriptions: options.maxSubscriptions,
