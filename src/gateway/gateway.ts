@@ -130,6 +130,7 @@ export class MCPGateway {
         access,
         status: () => this.status(),
         maxRequestBodyBytes,
+        maxSubscriptions: this.#options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
         onListen: (uris) => this.#subscriptions.listen(uris, (uri) => this.#catalog.resolveResource(uri)),
       },
       options,

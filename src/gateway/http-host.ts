@@ -13,8 +13,9 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import type { McpHttpHandler, RequestId } from '@modelcontextprotocol/server';
 import type { MCPGatewayAccessCheck } from './access.js';
+import { filterUris, subscriptionLimitError } from './listen-limit.js';
 
 /** Where the HTTP host listens. */
 export interface MCPGatewayListenOptions {
@@ -50,6 +51,11 @@ export interface HttpHostRoutes {
    * called when the stream closes.
    */
   onListen?: (uris: string[]) => () => void;
+  /**
+   * Most `subscriptions/listen` streams open at once; a further listen is answered with the gateway's
+   * refusal, which names the limit (listen-limit.ts). Default: only the MCP SDK handler's own bound.
+   */
+  maxSubscriptions?: number;
 }
 
 /**
@@ -61,12 +67,15 @@ export async function listenHttp(
   options: MCPGatewayListenOptions = {},
 ): Promise<MCPGatewayHttpHost> {
   const { ready } = options;
+  const listens = { open: 0 };
   const server = createServer((req, res) => {
-    (ready ? ready.then(() => serve(routes, req, res)) : serve(routes, req, res)).catch(() => {
-      // Only a write to a socket already gone can fail here; the exchange is over either way.
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
+    (ready ? ready.then(() => serve(routes, req, res, listens)) : serve(routes, req, res, listens)).catch(
+      () => {
+        // Only a write to a socket already gone can fail here; the exchange is over either way.
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      },
+    );
   });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -96,7 +105,12 @@ async function closeHost(server: HttpServer, handler: McpHttpHandler): Promise<v
   await closed;
 }
 
-async function serve(routes: HttpHostRoutes, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(
+  routes: HttpHostRoutes,
+  req: IncomingMessage,
+  res: ServerResponse,
+  listens: { open: number },
+): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://gateway').pathname;
   if (path !== '/mcp' && path !== '/status') return void res.writeHead(404).end();
   const aborted = new AbortController();
@@ -116,17 +130,28 @@ async function serve(routes: HttpHostRoutes, req: IncomingMessage, res: ServerRe
     res.writeHead(200, { 'content-type': 'application/json' });
     return void res.end(JSON.stringify(routes.status()));
   }
-  const release = routes.onListen && listenedUris(body, routes.onListen);
+  const listen = listenRequest(body);
+  if (listen && routes.maxSubscriptions !== undefined) {
+    if (listens.open >= routes.maxSubscriptions) {
+      const refusal = JSON.stringify(subscriptionLimitError(listen.id, routes.maxSubscriptions));
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(refusal);
+    }
+    listens.open += 1;
+    res.on('close', () => {
+      listens.open -= 1;
+    });
+  }
+  const release = listen && listen.uris.length > 0 ? routes.onListen?.(listen.uris) : undefined;
   if (release) res.on('close', release);
   return write(await routes.handler.fetch(request, { authInfo: access }), res);
 }
 
 /**
- * The `resourceSubscriptions` of a `subscriptions/listen` request (MCP spec 2026-07-28, "Subscriptions"),
- * handed to `onListen`; its release function, or undefined for any other body. The SDK's handler still
- * parses and checks the request itself: this only learns which URIs to follow at their upstreams.
+ * The id and `resourceSubscriptions` of a `subscriptions/listen` request (MCP spec 2026-07-28,
+ * "Subscriptions"), or undefined for any other body. The SDK's handler still parses and checks the request
+ * itself: this only learns which URIs to follow at their upstreams, and counts the streams.
  */
-function listenedUris(body: Buffer, onListen: (uris: string[]) => () => void): (() => void) | undefined {
+function listenRequest(body: Buffer): { id: RequestId; uris: string[] } | undefined {
   // Cheap test first: only a listen request is parsed twice.
   if (!body.includes('subscriptions/listen')) return undefined;
   let message: unknown;
@@ -135,13 +160,14 @@ function listenedUris(body: Buffer, onListen: (uris: string[]) => () => void): (
   } catch {
     return undefined;
   }
-  const { method, params } = (message ?? {}) as { method?: unknown; params?: { notifications?: unknown } };
-  if (method !== 'subscriptions/listen') return undefined;
-  const uris = (params?.notifications as { resourceSubscriptions?: unknown } | undefined)
-    ?.resourceSubscriptions;
-  if (!Array.isArray(uris)) return undefined;
-  const strings = uris.filter((uri): uri is string => typeof uri === 'string');
-  return strings.length > 0 ? onListen(strings) : undefined;
+  const { method, id, params } = (message ?? {}) as {
+    method?: unknown;
+    id?: unknown;
+    params?: { notifications?: unknown };
+  };
+  if (method !== 'subscriptions/listen' || (typeof id !== 'string' && typeof id !== 'number'))
+    return undefined;
+  return { id, uris: filterUris(params?.notifications) };
 }
 
 /** The body, or `'too_large'` once it passes `max` bytes (the rest is not read). */

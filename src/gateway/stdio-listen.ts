@@ -5,7 +5,9 @@
  * and watches them go by, as the HTTP host watches its listen requests:
  * - a subscription's acknowledgement names the resource URIs it honours: those are followed at their
  *   upstreams (`follow`), and each upstream update is written on the connection stamped with that
- *   subscription's id, until the client cancels it, the server ends it, or the connection closes.
+ *   subscription's id, until the client cancels it, the server ends it, or the connection closes;
+ * - past `maxSubscriptions` open subscriptions, a further listen is answered at once with the gateway's
+ *   refusal (listen-limit.ts), which names the limit, and never reaches the SDK.
  */
 import {
   isJSONRPCErrorResponse,
@@ -19,6 +21,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { filterUris, subscriptionLimitError } from './listen-limit.js';
 
 /**
  * Follows `uris` at their upstreams while a subscription is open, calling `updated` for each update;
@@ -75,6 +78,11 @@ export class StdioListenTap implements Transport {
 
   #inbound(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     if (isJSONRPCRequest(message) && message.method === 'subscriptions/listen') {
+      const { maxSubscriptions } = this.#options;
+      if (this.#open.size >= maxSubscriptions) {
+        this.#write(subscriptionLimitError(message.id, maxSubscriptions));
+        return;
+      }
       this.#open.set(message.id, undefined);
     } else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
       const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
@@ -132,10 +140,4 @@ export class StdioListenTap implements Transport {
   #endAll(): void {
     for (const id of [...this.#open.keys()]) this.#end(id);
   }
-}
-
-/** The string entries of a `notifications` filter's `resourceSubscriptions`, empty when there are none. */
-function filterUris(notifications: unknown): string[] {
-  const uris = (notifications as { resourceSubscriptions?: unknown } | undefined)?.resourceSubscriptions;
-  return Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === 'string') : [];
 }
