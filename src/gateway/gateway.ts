@@ -163,8 +163,9 @@ export class MCPGateway {
     this.#closing ??= (async () => {
       for (const detach of this.#detach) detach();
       this.#subscriptions.close();
-      this.#relay.close();
+      // The hosts let the calls in flight finish first (their shutdown grace); the relay's are ended after.
       await Promise.allSettled([...this.#hosts].map((host) => host.close()));
+      this.#relay.close();
       await this.servers.disconnectAll();
     })();
     return this.#closing;

@@ -16,6 +16,7 @@ import { Readable } from 'node:stream';
 import type { McpHttpHandler, RequestId } from '@modelcontextprotocol/server';
 import type { MCPGatewayAccessCheck } from './access.js';
 import { filterUris, subscriptionLimitError } from './listen-limit.js';
+import { DEFAULT_SHUTDOWN_GRACE_MS, RequestDrain, requestId, shutdownError } from './shutdown.js';
 
 /** Where the HTTP host listens. */
 export interface MCPGatewayListenOptions {
@@ -28,6 +29,11 @@ export interface MCPGatewayListenOptions {
    * address first, so a taken port is told at once, and connect the upstreams after. Default: none.
    */
   ready?: Promise<unknown>;
+  /**
+   * On `close()`, how long requests in flight may take to finish, in ms; those still running then are
+   * answered with a JSON-RPC error naming the shutdown (shutdown.ts). Default 5 000.
+   */
+  shutdownGraceMs?: number;
 }
 
 /** A listening HTTP host. */
@@ -36,7 +42,11 @@ export interface MCPGatewayHttpHost {
   readonly url: string;
   /** The bound port. */
   readonly port: number;
-  /** Stops accepting, ends open exchanges and connections, and closes the port. Idempotent. */
+  /**
+   * Stops accepting, lets the requests in flight finish for up to `shutdownGraceMs` (then answers them with
+   * a JSON-RPC error naming the shutdown), ends listen streams and connections, and closes the port.
+   * Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -67,7 +77,8 @@ export async function listenHttp(
   options: MCPGatewayListenOptions = {},
 ): Promise<MCPGatewayHttpHost> {
   const { ready } = options;
-  const listens = { open: 0 };
+  const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+  const listens = { open: 0, drain: new RequestDrain(), graceMs };
   const server = createServer((req, res) => {
     (ready ? ready.then(() => serve(routes, req, res, listens)) : serve(routes, req, res, listens)).catch(
       () => {
@@ -92,14 +103,16 @@ export async function listenHttp(
     url: `http://${shown}:${port}/mcp`,
     port,
     close: () => {
-      closing ??= closeHost(server, routes.handler);
+      closing ??= closeHost(server, routes.handler, listens);
       return closing;
     },
   };
 }
 
-async function closeHost(server: HttpServer, handler: McpHttpHandler): Promise<void> {
+async function closeHost(server: HttpServer, handler: McpHttpHandler, state: HostState): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await state.drain.drain(state.graceMs);
   await handler.close().catch(() => {});
   server.closeAllConnections();
   await closed;
@@ -109,8 +122,14 @@ async function serve(
   routes: HttpHostRoutes,
   req: IncomingMessage,
   res: ServerResponse,
-  listens: { open: number },
+  state: HostState,
 ): Promise<void> {
+  if (state.drain.draining) {
+    res.writeHead(503, { 'content-type': 'application/json', connection: 'close' });
+    return void res.end(JSON.stringify(shutdownError(null, state.graceMs)));
+  }
+  const leave = state.drain.enter();
+  res.on('close', leave);
   const path = new URL(req.url ?? '/', 'http://gateway').pathname;
   if (path !== '/mcp' && path !== '/status') return void res.writeHead(404).end();
   const aborted = new AbortController();
@@ -132,18 +151,33 @@ async function serve(
   }
   const listen = listenRequest(body);
   if (listen && routes.maxSubscriptions !== undefined) {
-    if (listens.open >= routes.maxSubscriptions) {
+    if (state.open >= routes.maxSubscriptions) {
       const refusal = JSON.stringify(subscriptionLimitError(listen.id, routes.maxSubscriptions));
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(refusal);
     }
-    listens.open += 1;
+    state.open += 1;
     res.on('close', () => {
-      listens.open -= 1;
+      state.open -= 1;
     });
   }
+  // A listen stream lasts until it is closed: the shutdown does not wait for it.
+  if (listen) leave();
   const release = listen && listen.uris.length > 0 ? routes.onListen?.(listen.uris) : undefined;
   if (release) res.on('close', release);
-  return write(await routes.handler.fetch(request, { authInfo: access }), res);
+  const response = await routes.handler.fetch(request, { authInfo: access });
+  // The SDK answers 499 for an exchange it ended: when the shutdown did, the client is told so.
+  if (response.status === 499 && state.drain.draining) {
+    const ended = JSON.stringify(shutdownError(requestId(body), state.graceMs));
+    return void res.writeHead(200, { 'content-type': 'application/json' }).end(ended);
+  }
+  return write(response, res);
+}
+
+/** The host's counts: listen streams open, requests in flight (for the shutdown). */
+interface HostState {
+  open: number;
+  drain: RequestDrain;
+  graceMs: number;
 }
 
 /**

@@ -3,7 +3,7 @@
  * (exit 2, naming the key and the file), and an address it cannot bind (exit 3, naming the address, before
  * any upstream is started). Uses the built CLI (dist/).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,8 +11,9 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCRIPTED, waitUntil } from '../helpers.js';
-import { ensureBuilt, MAIN, plainEnv, runBuilt } from './built-cli.js';
+import { sdkHttpClient } from '../gateway/fleet.js';
+import { EVERYTHING, SCRIPTED, waitUntil } from '../helpers.js';
+import { ensureBuilt, MAIN, plainEnv, runBuilt, startCli } from './built-cli.js';
 
 let dir: string;
 // An upstream that never answers `initialize`: connecting to it would last the whole connect timeout.
@@ -118,5 +119,85 @@ describe('agentwire serve, an upstream that dies', () => {
     } finally {
       await client.close();
     }
+  }, 30_000);
+});
+
+/** The live (not zombie) processes whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      if (Number(fields[1]) === pid && fields[0] !== 'Z') found.push(Number(entry));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return found;
+}
+
+const alive = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
+};
+
+describe('agentwire serve, SIGINT with a call in flight', () => {
+  const TOKEN = 'serve-checks-token-0123456789';
+  const serve = (extra: string[]) => {
+    const config = path.join(dir, 'everything.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } }),
+    );
+    const cli = startCli(
+      ['serve', '--config', config, '--port', '0', '--token-env', 'GATEWAY_TOKEN', ...extra],
+      {
+        env: plainEnv({ GATEWAY_TOKEN: TOKEN }),
+      },
+    );
+    const url = cli.onStderr('serving on ', () => /serving on (\S+)/.exec(cli.stderr())?.[1] as string);
+    return { cli, url };
+  };
+  const longCall = async (url: string, seconds: number) => {
+    const client = await sdkHttpClient(url, 'auto', TOKEN);
+    const call = client.callTool({
+      name: 'everything__trigger-long-running-operation',
+      arguments: { duration: seconds, steps: 1 },
+    });
+    call.catch(() => {});
+    // Time for the request to reach the gateway and its upstream.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    return { client, call };
+  };
+
+  it('lets the call finish within the grace period, then exits 0 with nothing left running', async () => {
+    const { cli, url } = serve([]);
+    const { client, call } = await longCall(await url, 2);
+    const upstreams = childrenOf(cli.child.pid as number);
+    expect(upstreams.length).toBe(1);
+    cli.child.kill('SIGINT');
+    expect(await call).toMatchObject({
+      content: [{ type: 'text', text: expect.stringContaining('Long running operation completed') }],
+    });
+    expect(await cli.exited).toBe(0);
+    await waitUntil(() => !upstreams.some(alive), 10_000, 'the upstream to stop');
+    await client.close();
+  }, 30_000);
+
+  it('answers a call still running after the grace period with a JSON-RPC error naming the shutdown', async () => {
+    const { cli, url } = serve(['--shutdown-grace', '200']);
+    const { client, call } = await longCall(await url, 20);
+    cli.child.kill('SIGINT');
+    await expect(call).rejects.toMatchObject({
+      code: -32603,
+      message: 'The gateway shut down before the request finished (it had 200 ms to)',
+      data: { kind: 'shutdown', shutdownGraceMs: 200 },
+    });
+    expect(await cli.exited).toBe(0);
+    await client.close();
   }, 30_000);
 });

@@ -25,6 +25,7 @@ interface ServeOptions {
   callTimeout?: number;
   redisUrl?: string;
   redisChannelPrefix?: string;
+  shutdownGrace?: number;
 }
 
 /** Default `--port`. */
@@ -53,6 +54,11 @@ export function registerServeCommand(program: Command, context: CommandContext):
     .option('--token-env <name>', 'environment variable holding the bearer token HTTP clients must send')
     .option('--connect-timeout <ms>', 'bound on connecting to each server, in ms', positiveInteger)
     .option('--call-timeout <ms>', 'bound on each relayed tool call, in ms (default 60000)', positiveInteger)
+    .option(
+      '--shutdown-grace <ms>',
+      'on SIGINT / SIGTERM, how long HTTP calls in flight may take to finish, in ms (default 5000)',
+      positiveInteger,
+    )
     .option(
       '--redis-url <url>',
       'share change notifications with other serve processes through Redis (redis://[user:password@]host[:port][/db]; default $AGENTWIRE_REDIS_URL, then gateway.redisUrl)',
@@ -138,6 +144,7 @@ export function registerServeCommand(program: Command, context: CommandContext):
               host: options.host ?? '127.0.0.1',
               bearerToken: token as string,
               ready: started,
+              ...(options.shutdownGrace !== undefined && { shutdownGraceMs: options.shutdownGrace }),
               ...(settings.allowedHosts && { allowedHosts: settings.allowedHosts }),
             })
             .catch((error: unknown) => {
