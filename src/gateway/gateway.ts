@@ -133,6 +133,7 @@ export class MCPGateway {
         access,
         status: () => this.status(),
         maxRequestBodyBytes,
+        maxSubscriptions: this.#options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
         onListen: (uris) => this.#subscriptions.listen(uris, (uri) => this.#catalog.resolveResource(uri)),
       },
       options,
@@ -153,6 +154,8 @@ export class MCPGateway {
     const host = serveGatewayStdio(routes, {
       ...options,
       maxSubscriptions: this.#options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
+      follow: (uris, updated) =>
+        this.#subscriptions.listen(uris, (uri) => this.#catalog.resolveResource(uri), updated),
     });
     this.#hosts.add(host);
     return host;
@@ -164,8 +167,9 @@ export class MCPGateway {
       for (const detach of this.#detach) detach();
       this.#subscriptions.close();
       this.#tasks.close();
-      this.#relay.close();
+      // The hosts let the calls in flight finish first (their shutdown grace); the relay's are ended after.
       await Promise.allSettled([...this.#hosts].map((host) => host.close()));
+      this.#relay.close();
       await this.servers.disconnectAll();
     })();
     return this.#closing;

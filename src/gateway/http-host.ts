@@ -13,8 +13,10 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import type { McpHttpHandler, RequestId } from '@modelcontextprotocol/server';
 import type { MCPGatewayAccessCheck } from './access.js';
+import { filterUris, subscriptionLimitError } from './listen-limit.js';
+import { DEFAULT_SHUTDOWN_GRACE_MS, RequestDrain, requestId, shutdownError } from './shutdown.js';
 
 /** Where the HTTP host listens. */
 export interface MCPGatewayListenOptions {
@@ -22,6 +24,16 @@ export interface MCPGatewayListenOptions {
   port?: number;
   /** Interface to bind. Default `'127.0.0.1'` (loopback only). */
   host?: string;
+  /**
+   * Requests wait for this before they are served (the port is bound at once): lets a host bind its
+   * address first, so a taken port is told at once, and connect the upstreams after. Default: none.
+   */
+  ready?: Promise<unknown>;
+  /**
+   * On `close()`, how long requests in flight may take to finish, in ms; those still running then are
+   * answered with a JSON-RPC error naming the shutdown (shutdown.ts). Default 5 000.
+   */
+  shutdownGraceMs?: number;
 }
 
 /** A listening HTTP host. */
@@ -30,7 +42,11 @@ export interface MCPGatewayHttpHost {
   readonly url: string;
   /** The bound port. */
   readonly port: number;
-  /** Stops accepting, ends open exchanges and connections, and closes the port. Idempotent. */
+  /**
+   * Stops accepting, lets the requests in flight finish for up to `shutdownGraceMs` (then answers them with
+   * a JSON-RPC error naming the shutdown), ends listen streams and connections, and closes the port.
+   * Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -45,6 +61,11 @@ export interface HttpHostRoutes {
    * called when the stream closes.
    */
   onListen?: (uris: string[]) => () => void;
+  /**
+   * Most `subscriptions/listen` streams open at once; a further listen is answered with the gateway's
+   * refusal, which names the limit (listen-limit.ts). Default: only the MCP SDK handler's own bound.
+   */
+  maxSubscriptions?: number;
 }
 
 /**
@@ -55,12 +76,17 @@ export async function listenHttp(
   routes: HttpHostRoutes,
   options: MCPGatewayListenOptions = {},
 ): Promise<MCPGatewayHttpHost> {
+  const { ready } = options;
+  const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+  const listens = { open: 0, drain: new RequestDrain(), graceMs };
   const server = createServer((req, res) => {
-    serve(routes, req, res).catch(() => {
-      // Only a write to a socket already gone can fail here; the exchange is over either way.
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
+    (ready ? ready.then(() => serve(routes, req, res, listens)) : serve(routes, req, res, listens)).catch(
+      () => {
+        // Only a write to a socket already gone can fail here; the exchange is over either way.
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      },
+    );
   });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -77,20 +103,33 @@ export async function listenHttp(
     url: `http://${shown}:${port}/mcp`,
     port,
     close: () => {
-      closing ??= closeHost(server, routes.handler);
+      closing ??= closeHost(server, routes.handler, listens);
       return closing;
     },
   };
 }
 
-async function closeHost(server: HttpServer, handler: McpHttpHandler): Promise<void> {
+async function closeHost(server: HttpServer, handler: McpHttpHandler, state: HostState): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await state.drain.drain(state.graceMs);
   await handler.close().catch(() => {});
   server.closeAllConnections();
   await closed;
 }
 
-async function serve(routes: HttpHostRoutes, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(
+  routes: HttpHostRoutes,
+  req: IncomingMessage,
+  res: ServerResponse,
+  state: HostState,
+): Promise<void> {
+  if (state.drain.draining) {
+    res.writeHead(503, { 'content-type': 'application/json', connection: 'close' });
+    return void res.end(JSON.stringify(shutdownError(null, state.graceMs)));
+  }
+  const leave = state.drain.enter();
+  res.on('close', leave);
   const path = new URL(req.url ?? '/', 'http://gateway').pathname;
   if (path !== '/mcp' && path !== '/status') return void res.writeHead(404).end();
   const aborted = new AbortController();
@@ -110,17 +149,43 @@ async function serve(routes: HttpHostRoutes, req: IncomingMessage, res: ServerRe
     res.writeHead(200, { 'content-type': 'application/json' });
     return void res.end(JSON.stringify(routes.status()));
   }
-  const release = routes.onListen && listenedUris(body, routes.onListen);
+  const listen = listenRequest(body);
+  if (listen && routes.maxSubscriptions !== undefined) {
+    if (state.open >= routes.maxSubscriptions) {
+      const refusal = JSON.stringify(subscriptionLimitError(listen.id, routes.maxSubscriptions));
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(refusal);
+    }
+    state.open += 1;
+    res.on('close', () => {
+      state.open -= 1;
+    });
+  }
+  // A listen stream lasts until it is closed: the shutdown does not wait for it.
+  if (listen) leave();
+  const release = listen && listen.uris.length > 0 ? routes.onListen?.(listen.uris) : undefined;
   if (release) res.on('close', release);
-  return write(await routes.handler.fetch(request, { authInfo: access }), res);
+  const response = await routes.handler.fetch(request, { authInfo: access });
+  // The SDK answers 499 for an exchange it ended: when the shutdown did, the client is told so.
+  if (response.status === 499 && state.drain.draining) {
+    const ended = JSON.stringify(shutdownError(requestId(body), state.graceMs));
+    return void res.writeHead(200, { 'content-type': 'application/json' }).end(ended);
+  }
+  return write(response, res);
+}
+
+/** The host's counts: listen streams open, requests in flight (for the shutdown). */
+interface HostState {
+  open: number;
+  drain: RequestDrain;
+  graceMs: number;
 }
 
 /**
- * The `resourceSubscriptions` of a `subscriptions/listen` request (MCP spec 2026-07-28, "Subscriptions"),
- * handed to `onListen`; its release function, or undefined for any other body. The SDK's handler still
- * parses and checks the request itself: this only learns which URIs to follow at their upstreams.
+ * The id and `resourceSubscriptions` of a `subscriptions/listen` request (MCP spec 2026-07-28,
+ * "Subscriptions"), or undefined for any other body. The SDK's handler still parses and checks the request
+ * itself: this only learns which URIs to follow at their upstreams, and counts the streams.
  */
-function listenedUris(body: Buffer, onListen: (uris: string[]) => () => void): (() => void) | undefined {
+function listenRequest(body: Buffer): { id: RequestId; uris: string[] } | undefined {
   // Cheap test first: only a listen request is parsed twice.
   if (!body.includes('subscriptions/listen')) return undefined;
   let message: unknown;
@@ -129,13 +194,14 @@ function listenedUris(body: Buffer, onListen: (uris: string[]) => () => void): (
   } catch {
     return undefined;
   }
-  const { method, params } = (message ?? {}) as { method?: unknown; params?: { notifications?: unknown } };
-  if (method !== 'subscriptions/listen') return undefined;
-  const uris = (params?.notifications as { resourceSubscriptions?: unknown } | undefined)
-    ?.resourceSubscriptions;
-  if (!Array.isArray(uris)) return undefined;
-  const strings = uris.filter((uri): uri is string => typeof uri === 'string');
-  return strings.length > 0 ? onListen(strings) : undefined;
+  const { method, id, params } = (message ?? {}) as {
+    method?: unknown;
+    id?: unknown;
+    params?: { notifications?: unknown };
+  };
+  if (method !== 'subscriptions/listen' || (typeof id !== 'string' && typeof id !== 'number'))
+    return undefined;
+  return { id, uris: filterUris(params?.notifications) };
 }
 
 /** The body, or `'too_large'` once it passes `max` bytes (the rest is not read). */

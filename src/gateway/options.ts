@@ -74,10 +74,22 @@ export interface MCPGatewayFileSettings extends MCPGatewayNaming {
   redisChannelPrefix?: string;
 }
 
+/** The keys of the `gateway` section; any other is refused. */
+const GATEWAY_KEYS: ReadonlySet<string> = new Set([
+  'bearerTokenEnv',
+  'separator',
+  'maxSubscriptions',
+  'maxRequestBodyBytes',
+  'allowedHosts',
+  'redisUrl',
+  'redisChannelPrefix',
+]);
+
 /**
  * Reads the `gateway` section and the entries' `prefix` fields of the configuration file `file` (JSON or
  * JSONC, as `loadServerConfig` reads it).
- * @throws MCPConfigError naming the field when one has the wrong type, or the file when it is not JSON.
+ * @throws MCPConfigError naming the field when one has the wrong type or is not a gateway setting, or the
+ *   file when it is not JSON.
  */
 export function readGatewaySettings(file: string): MCPGatewayFileSettings {
   // Read as loadServerConfig reads it (JSON or JSONC), which has already checked the file.
@@ -85,6 +97,10 @@ export function readGatewaySettings(file: string): MCPGatewayFileSettings {
   if (!isRecord(raw)) return {};
   const section = raw.gateway === undefined ? {} : raw.gateway;
   if (!isRecord(section)) throw settingError(file, 'gateway', 'must be an object');
+  // A misspelt setting would otherwise be ignored and its default used without a word.
+  const unknown = Object.keys(section).find((key) => !GATEWAY_KEYS.has(key));
+  if (unknown !== undefined)
+    throw settingError(file, unknown, `is not a gateway setting (known: ${[...GATEWAY_KEYS].join(', ')})`);
   const settings: MCPGatewayFileSettings = {};
   const text = (key: string) => {
     const value = section[key];

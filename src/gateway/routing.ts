@@ -22,6 +22,7 @@ import type { ResourceSubscriptions, SubscriptionHolder } from './subscriptions.
 import { GatewayServer, registerTaskHandlers } from './task-handlers.js';
 import type { GatewayTasks } from './tasks.js';
 import { traceRequests } from './telemetry.js';
+import { describeUpstreamFailure } from './upstream-failure.js';
 
 /** What the handlers need of the gateway. */
 export interface GatewayRoutes {
@@ -221,14 +222,16 @@ async function relayed(
 /**
  * The JSON-RPC error the gateway's client gets for a failed upstream request: the upstream's own JSON-RPC
  * error (code, message, data) as it is; any other failure -32603 with `data: { server, kind }` (the
- * `MCPCallError` kind: `connection_closed`, `timeout`, `not_connected`, …). Messages are built from the
- * error's fields, which never carry the upstream's credentials.
+ * `MCPCallError` kind: `connection_closed`, `timeout`, `not_connected`, …; `exitCode` / `signal` of a stdio
+ * server that ended). Messages are built from the error's fields, which never carry the upstream's
+ * credentials, nor its stderr (upstream-failure.ts).
  */
 export function upstreamError(error: unknown, server: string): ProtocolError {
   if (error instanceof MCPCallError) {
     if (error.kind === 'jsonrpc' && error.code !== undefined)
       return new ProtocolError(error.code, error.reason, error.data);
-    return new ProtocolError(ProtocolErrorCode.InternalError, error.message, { server, kind: error.kind });
+    const failure = describeUpstreamFailure(error, server);
+    return new ProtocolError(ProtocolErrorCode.InternalError, failure.message, failure.data);
   }
   return new ProtocolError(ProtocolErrorCode.InternalError, `MCP server "${server}" failed`, {
     server,

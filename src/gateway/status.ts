@@ -5,6 +5,7 @@
  */
 import { MCPCallError, MCPConfigError } from '../mcp/protocol/errors.js';
 import type { MCPServers } from '../mcp/servers/servers.js';
+import { describeUpstreamFailure } from './upstream-failure.js';
 
 /** The URI of the status resource. */
 export const STATUS_RESOURCE = 'agentwire-gateway://status';
@@ -42,7 +43,7 @@ export class GatewayStatus {
         name: status.name,
         state: status.state,
         toolCount: status.state === 'failed' ? 0 : status.toolCount,
-        ...(status.error && { error: describe(status.error) }),
+        ...(status.error && { error: describe(status.error, status.name) }),
       })),
     };
   }
@@ -77,8 +78,10 @@ export class GatewayStatus {
   }
 }
 
-function describe(error: Error): { kind: string; message: string } {
-  if (error instanceof MCPCallError) return { kind: error.kind, message: error.message };
+function describe(error: Error, server: string): { kind: string; message: string } {
+  // The upstream's stderr is not for the gateway's clients (upstream-failure.ts).
+  if (error instanceof MCPCallError)
+    return { kind: error.kind, message: describeUpstreamFailure(error, server).message };
   if (error instanceof MCPConfigError) return { kind: 'config', message: error.message };
   return { kind: 'error', message: error.name };
 }

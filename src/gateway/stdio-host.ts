@@ -15,6 +15,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { FastToolCalls } from './fast-call.js';
 import { type GatewayRoutes, gatewayServerFactory } from './routing.js';
 import { GatewayStdioWire } from './stdio-framing.js';
+import { type StdioListenFollower, StdioListenTap } from './stdio-listen.js';
 
 /** Streams of the stdio host. */
 export interface MCPGatewayStdioOptions {
@@ -35,15 +36,22 @@ export interface MCPGatewayStdioHost {
 /** Serves one stdio connection with the gateway's handlers (`routes`). */
 export function serveGatewayStdio(
   routes: GatewayRoutes,
-  options: MCPGatewayStdioOptions & { maxSubscriptions: number; onerror?: (error: Error) => void },
+  options: MCPGatewayStdioOptions & {
+    maxSubscriptions: number;
+    onerror?: (error: Error) => void;
+    follow?: StdioListenFollower;
+  },
 ): MCPGatewayStdioHost {
   const stdin = options.stdin ?? process.stdin;
   const ended = new Promise<void>((resolve) => {
     stdin.once('end', resolve);
     stdin.once('close', resolve);
   });
-  const transport = new FastPathTransport(stdin, options.stdout ?? process.stdout, routes);
-  const handle = serveStdio(gatewayServerFactory(transport.routes), {
+  const fast = new FastPathTransport(stdin, options.stdout ?? process.stdout, routes);
+  // Listen subscriptions' resource URIs followed upstream, and the subscription bound told (stdio-listen.ts).
+  const { maxSubscriptions, follow } = options;
+  const transport = new StdioListenTap(fast, { maxSubscriptions, follow });
+  const handle = serveStdio(gatewayServerFactory(fast.routes), {
     transport,
     maxSubscriptions: options.maxSubscriptions,
     ...(options.onerror && { onerror: options.onerror }),

@@ -74,12 +74,17 @@ export class ResourceSubscriptions {
   }
 
   /**
-   * A 2026-07-28 listen stream's `resourceSubscriptions`: each URI with an owner (`resolve`) is followed at
-   * its upstream while the stream is open; the bus delivers the updates. Returns the stream's release.
+   * A 2026-07-28 listen subscription's `resourceSubscriptions`: each URI with an owner (`resolve`) is
+   * followed at its upstream while the subscription is open. Updates reach HTTP listen streams through the
+   * bus; `updated`, when given, is told of them too (a stdio connection's subscription, which the bus does
+   * not reach). Returns the subscription's release.
    */
-  listen(uris: string[], resolve: (uri: string) => Promise<MCPClient | undefined>): () => void {
-    // The bus delivers to listen streams, filtered by the SDK; this holder only keeps the upstream's.
-    const holder: SubscriptionHolder = { updated: () => {} };
+  listen(
+    uris: string[],
+    resolve: (uri: string) => Promise<MCPClient | undefined>,
+    updated: (uri: string) => void = () => {},
+  ): () => void {
+    const holder: SubscriptionHolder = { updated };
     let released = false;
     const held = Promise.all(
       uris.map(async (uri) => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCPGateway, STATUS_RESOURCE } from '../../src/gateway/index.js';
 import { MCPClient, type MCPClientLogEntry, MCPServers } from '../../src/mcp/index.js';
 import { MEMORY, ROOT, waitUntil } from '../helpers.js';
-import { TOKEN } from './fleet.js';
+import { sdkHttpClient, TOKEN } from './fleet.js';
 
 const SECRET = 'upstream-secret-7f3a9c';
 const CARELESS = path.join(ROOT, 'test/fixtures/env-echo-server.mjs');
@@ -60,6 +60,25 @@ describe('limits', () => {
     ]);
     expect(first.logs).toEqual([]);
     expect((await second.client.callTool('memory__read_graph', {})).isError).toBeUndefined();
+  });
+
+  it('names the limit in the refusal and its data (the bare SDK client)', async () => {
+    const client = await sdkHttpClient(url, 'auto');
+    try {
+      await expect(
+        client.request({
+          method: 'subscriptions/listen',
+          params: { notifications: { toolsListChanged: true } },
+        } as never),
+      ).rejects.toMatchObject({
+        code: -32603,
+        message:
+          'Too many subscriptions: this gateway keeps at most 1 subscriptions/listen subscriptions open (maxSubscriptions); close one or try later',
+        data: { kind: 'subscription_limit', maxSubscriptions: 1 },
+      });
+    } finally {
+      await client.close();
+    }
   });
 });
 

@@ -68,6 +68,11 @@ describe('readGatewaySettings', () => {
       '"gateway.allowedHosts" must be an array of strings',
       'allowedHosts',
     ],
+    [
+      '{"gateway": {"maxSubscription": 8}}',
+      '"gateway.maxSubscription" is not a gateway setting (known: bearerTokenEnv, separator, maxSubscriptions, maxRequestBodyBytes, allowedHosts, redisUrl, redisChannelPrefix)',
+      'maxSubscription',
+    ],
     ['{"gateway": {"redisUrl": 6379}}', '"gateway.redisUrl" must be a non-empty string', 'redisUrl'],
     [
       '{"gateway": {"redisChannelPrefix": ""}}',

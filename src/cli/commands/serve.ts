@@ -8,8 +8,9 @@
  * each other's listeners (MCP spec 2026-07-28, "Subscriptions").
  */
 import { type Command, InvalidArgumentError } from 'commander';
+import type { MCPGateway } from '../../gateway/gateway.js';
 import type { CommandContext } from '../context.js';
-import { ExitCode } from '../io.js';
+import { ExitCode, singleLine } from '../io.js';
 import { positiveInteger } from '../server-flags.js';
 import { UsageError } from '../usage-error.js';
 import { openServeBus } from './serve-redis.js';
@@ -24,6 +25,7 @@ interface ServeOptions {
   callTimeout?: number;
   redisUrl?: string;
   redisChannelPrefix?: string;
+  shutdownGrace?: number;
 }
 
 /** Default `--port`. */
@@ -52,6 +54,11 @@ export function registerServeCommand(program: Command, context: CommandContext):
     .option('--token-env <name>', 'environment variable holding the bearer token HTTP clients must send')
     .option('--connect-timeout <ms>', 'bound on connecting to each server, in ms', positiveInteger)
     .option('--call-timeout <ms>', 'bound on each relayed tool call, in ms (default 60000)', positiveInteger)
+    .option(
+      '--shutdown-grace <ms>',
+      'on SIGINT / SIGTERM, how long HTTP calls in flight may take to finish, in ms (default 5000)',
+      positiveInteger,
+    )
     .option(
       '--redis-url <url>',
       'share change notifications with other serve processes through Redis (redis://[user:password@]host[:port][/db]; default $AGENTWIRE_REDIS_URL, then gateway.redisUrl)',
@@ -109,37 +116,47 @@ export function registerServeCommand(program: Command, context: CommandContext):
             stderr: 'capture',
           },
         });
-        const results = await gateway.start(io.signal ? { signal: io.signal } : {});
-        for (const result of results)
-          io.stderr(
-            result.ok
-              ? `connected ${result.name} (${result.toolCount} tools)\n`
-              : `failed ${result.name}: ${result.error.message}\n`,
-          );
+        // An upstream's failure reaches the gateway's clients without its stderr (upstream-failure.ts): the
+        // whole of it, stderr tail included, is the operator's, here.
+        gateway.servers.on('disconnected', ({ server, error, deliberate }) => {
+          if (!deliberate && error) io.stderr(`lost ${server}: ${singleLine(error.message)}\n`);
+        });
         const stopped = new Promise<void>((resolve) => {
           if (io.signal?.aborted) resolve();
           io.signal?.addEventListener('abort', () => resolve(), { once: true });
         });
         if (options.stdio) {
+          await startUpstreams(gateway, context);
           const host = gateway.serveStdio();
           io.stderr('serving on stdio\n');
           await Promise.race([stopped, host.ended]);
         } else {
+          // The port is bound before any upstream is started, so an address that cannot be had is told at
+          // once, not after every connect; requests arriving meanwhile wait until the upstreams are up.
+          let ready: () => void = () => {};
+          const started = new Promise<void>((resolve) => {
+            ready = resolve;
+          });
+          const address = `${options.host ?? '127.0.0.1'}:${options.port ?? DEFAULT_SERVE_PORT}`;
           const host = await gateway
             .listen({
               port: options.port ?? DEFAULT_SERVE_PORT,
               host: options.host ?? '127.0.0.1',
               bearerToken: token as string,
+              ready: started,
+              ...(options.shutdownGrace !== undefined && { shutdownGraceMs: options.shutdownGrace }),
               ...(settings.allowedHosts && { allowedHosts: settings.allowedHosts }),
             })
             .catch((error: unknown) => {
               io.stderr(
-                `error: serve: cannot listen on ${options.host ?? '127.0.0.1'}:${options.port ?? DEFAULT_SERVE_PORT}: ${(error as NodeJS.ErrnoException).code ?? 'error'}\n`,
+                `error: serve: cannot listen on ${address}: ${(error as NodeJS.ErrnoException).code ?? 'error'}\n`,
               );
               context.exit(ExitCode.connection);
               return undefined;
             });
           if (!host) return;
+          await startUpstreams(gateway, context);
+          ready();
           io.stderr(`serving on ${host.url}\n`);
           await stopped;
         }
@@ -149,6 +166,21 @@ export function registerServeCommand(program: Command, context: CommandContext):
         await bus?.close();
       }
     });
+}
+
+/** Connects every upstream, one status line each on stderr. */
+async function startUpstreams(
+  gateway: { start: MCPGateway['start'] },
+  context: CommandContext,
+): Promise<void> {
+  const { io } = context;
+  const results = await gateway.start(io.signal ? { signal: io.signal } : {});
+  for (const result of results)
+    io.stderr(
+      result.ok
+        ? `connected ${result.name} (${result.toolCount} tools)\n`
+        : `failed ${result.name}: ${result.error.message}\n`,
+    );
 }
 
 function port(value: string): number {
