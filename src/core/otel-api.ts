@@ -48,6 +48,8 @@ export interface TraceApi {
   trace: {
     getSpanContext(context: never): SpanContextLike | undefined;
     getTracer(name: string, version?: string): TracerLike;
+    /** The global provider: in `@opentelemetry/api` 1.x a proxy with `getDelegateTracer` until one is set. */
+    getTracerProvider(): { getDelegateTracer?: (name: string, version?: string) => unknown };
     setSpan(context: never, span: never): unknown;
     getSpan(context: never): SpanLike | undefined;
     setSpanContext(context: never, spanContext: never): unknown;

@@ -71,6 +71,22 @@ export function tracingAvailable(): boolean {
   return traceApi() !== undefined;
 }
 
+/**
+ * Whether a tracer provider is registered, so that spans may record (false without `@opentelemetry/api`):
+ * for paths that skip the span machinery entirely when nothing would be recorded. The API's global is a
+ * proxy (`ProxyTracerProvider`) whose `getDelegateTracer` gives nothing until a provider is set; a
+ * provider that is not such a proxy counts as registered.
+ */
+export function tracerProviderRegistered(): boolean {
+  const api = traceApi();
+  if (api === undefined) return false;
+  const provider = api.trace.getTracerProvider();
+  return (
+    typeof provider.getDelegateTracer !== 'function' ||
+    provider.getDelegateTracer('agentwire', VERSION) !== undefined
+  );
+}
+
 /** The recorders of the recording spans agentwire started, by span (for {@link activeSpan}). */
 const recorders = new WeakMap<SpanLike, SpanRecorder>();
 

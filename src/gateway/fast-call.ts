@@ -16,6 +16,7 @@
  * aborts the upstream call and nothing is answered, as the SDK does.
  */
 import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server';
+import { tracerProviderRegistered } from '../core/telemetry.js';
 import type { GatewayCatalog } from './catalog.js';
 import type { InputRelay } from './relay.js';
 import { passThrough, upstreamError } from './routing.js';
@@ -118,6 +119,9 @@ export class FastToolCalls {
    */
   take(value: unknown): boolean {
     if (!isRequest(value) || value.method !== 'tools/call') return false;
+    // With a tracer provider registered the call takes the SDK server's path, where its server span is
+    // recorded (telemetry.ts); the fast path records none.
+    if (tracerProviderRegistered()) return false;
     const instance = this.#instance;
     if (instance === undefined || instance.server.transport === undefined) return false;
     const message = value as JSONRPCMessage;

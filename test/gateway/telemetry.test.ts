@@ -382,6 +382,29 @@ describe.each([
   },
 );
 
+describe('calls over stdio without a caller context', () => {
+  it.each(['auto', 'legacy'] as const)(
+    '%s: every call gets its server span, the repeated ones too (never the untraced fast path)',
+    async (mode) => {
+      const { client, close } = await sdkStdioClient(mode);
+      try {
+        for (const text of ['one', 'two', 'three']) {
+          const result = await client.callTool({ name: 'modern__echo', arguments: { text } });
+          expect(result.content).toEqual([{ type: 'text', text: `echo: ${text}` }]);
+        }
+      } finally {
+        await close();
+      }
+      const served = finished().filter(
+        (span) => span.name === 'tools/call modern__echo' && span.kind === SERVER,
+      );
+      expect(served.map((span) => span.parentSpanContext)).toEqual([undefined, undefined, undefined]);
+      const upstream = finished().filter((span) => span.name === 'tools/call echo' && span.kind === CLIENT);
+      expect(upstream.map((span) => span.parentSpanContext?.spanId)).toEqual(served.map(spanId));
+    },
+  );
+});
+
 describe('resource subscriptions on a 2025 stdio connection', () => {
   it('subscribe and unsubscribe get server spans with the URI, their upstream requests children', async () => {
     const { client, close } = await sdkStdioClient('legacy');
