@@ -112,7 +112,7 @@ describe('the hint of a 401', () => {
       stdout: '',
       stderr:
         'error: MCP server "gw": initialize failed: unauthorized (401): the authorization server refused the ' +
-        `client_credentials grant: invalid_client (HTTP 401 from ${fixture.issuer}/token)\n` +
+        `client_credentials grant: invalid_client (HTTP 401 from ${fixture.issuer}/token): client authentication failed\n` +
         `hint: the client_credentials grant of the entry's "auth" was refused (invalid_client): check its client id and credentials\n`,
     });
   }, 60_000);
