@@ -51,14 +51,27 @@ export class GatewayCatalog {
 
   /** The upstream of gateway tool `name`, or undefined when no exposed tool has that name. */
   resolveTool(name: string): MCPGatewayTarget | undefined {
+    const found = this.#tool(name);
+    return found && { client: found.client, name: found.upstreamName };
+  }
+
+  /**
+   * Whether gateway tool `name` may run as a task (its `execution.taskSupport` is "optional" or
+   * "required"; MCP spec 2025-11-25, "Tasks > Tool-level negotiation").
+   */
+  canRunAsTask(name: string): boolean {
+    const execution = this.#tool(name)?.definition.execution as { taskSupport?: unknown } | undefined;
+    return execution?.taskSupport === 'optional' || execution?.taskSupport === 'required';
+  }
+
+  #tool(name: string): UpstreamTool | undefined {
     if (!this.#byName) {
       this.#byName = new Map();
       // The first of two tools under one name wins, as a client reading the list in order would take it.
       for (const tool of this.tools())
         if (!this.#byName.has(tool.definition.name)) this.#byName.set(tool.definition.name, tool);
     }
-    const found = this.#byName.get(name);
-    return found && { client: found.client, name: found.upstreamName };
+    return this.#byName.get(name);
   }
 
   /**

@@ -8,7 +8,9 @@
  * accepted a `tools/call` with the very same `_meta` (the 2026-07-28 per-request envelope; absent in 2025) on
  * this connection's instance (learnt from its handler being reached: the envelope and request checks
  * passed), the params carry nothing but `name`, `arguments` (an object) and that `_meta`, the `_meta` holds
- * nothing but the envelope (no progress token, trace context or task keys), and the tool is routed. Everything else goes to the SDK unchanged. Once the upstream has answered, a plain result (text
+ * nothing but the envelope (no progress token, trace context or task keys), the tool is routed and cannot
+ * run as a task (the task pass-through decides those, tasks.ts), and no tracer provider is registered (the
+ * SDK path records the server span, telemetry.ts). Everything else goes to the SDK unchanged. Once the upstream has answered, a plain result (text
  * blocks, `structuredContent`, `isError`) is encoded with the instance's own codec and written; any other
  * outcome (an error, an `input_required` round, other content) is handed to the SDK server after all, with
  * the outcome already settled (see {@link FastToolCalls.settled}), so its errors, validation and 2025
@@ -133,7 +135,11 @@ export class FastToolCalls {
       if (instance.learning.size < MAX_LEARNING) instance.learning.set(id, meta);
       return false;
     }
-    const target = this.#catalog.resolveTool(params?.name as string);
+    const name = params?.name as string;
+    // A tool that may run as a task goes the SDK server's way, where the task pass-through decides
+    // (tasks.ts: a task for a client that declared the tasks extension, a plain call otherwise).
+    if (this.#catalog.canRunAsTask(name)) return false;
+    const target = this.#catalog.resolveTool(name);
     if (!target) return false;
     const controller = new AbortController();
     this.#inFlight.set(id, controller);

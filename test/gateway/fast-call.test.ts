@@ -183,3 +183,30 @@ describe.each(['2025-11-25', '2026-07-28'])('tools/call over stdio, %s', (revisi
     }
   }, 30_000);
 });
+
+describe('tools/call over stdio, 2026-07-28, with the tasks extension declared', () => {
+  it('leaves a tool that may run as a task to the task pass-through, every time', async () => {
+    const connection = connect();
+    const tasksEnvelope = {
+      ...ENVELOPE,
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    };
+    try {
+      await connection.request('server/discover', { _meta: tasksEnvelope });
+      const params = {
+        name: 'everything__simulate-research-query',
+        arguments: { topic: 'tides' },
+        _meta: tasksEnvelope,
+      };
+      // The second call's `_meta` has been accepted once: without the exception it took the fast path, and
+      // the gateway waited for the task's end itself.
+      for (const _ of [1, 2]) {
+        const answer = JSON.parse(await connection.request('tools/call', params));
+        expect([answer.result.resultType, answer.result.status]).toEqual(['task', 'working']);
+        expect(typeof answer.result.taskId).toBe('string');
+      }
+    } finally {
+      await connection.close();
+    }
+  }, 30_000);
+});
