@@ -38,32 +38,26 @@ export function upstreamTaskOf(id: unknown): UpstreamTaskRef | undefined {
   }
 }
 
-/** `task` under the gateway id `id`, as a 2025-11-25 `Task`. */
+/** `task` under the gateway id `id`, as a 2025-11-25 `Task` (MCP spec 2025-11-25, "Tasks": `ttl`, `pollInterval`). */
 export function legacyTaskShape(task: MCPTask, id: string): Record<string, unknown> {
-  const now = new Date().toISOString();
-  const createdAt = task.createdAt ?? now;
-  return {
-    taskId: id,
-    status: task.status,
-    ...(task.statusMessage !== undefined && { statusMessage: task.statusMessage }),
-    createdAt,
-    lastUpdatedAt: task.lastUpdatedAt ?? createdAt,
-    ttl: task.ttlMs ?? null,
-    ...(task.pollIntervalMs !== undefined && { pollInterval: task.pollIntervalMs }),
-  };
+  return taskShape(task, id, 'ttl', 'pollInterval');
 }
 
-/** `task` under the gateway id `id`, as a 2026-07-28 tasks extension `Task`. */
+/** `task` under the gateway id `id`, as a 2026-07-28 tasks extension `Task` (`ttlMs`, `pollIntervalMs`). */
 export function modernTaskShape(task: MCPTask, id: string): Record<string, unknown> {
-  const now = new Date().toISOString();
-  const createdAt = task.createdAt ?? now;
+  return taskShape(task, id, 'ttlMs', 'pollIntervalMs');
+}
+
+/** The one `Task` layout of both revisions, which differ only in the names of two fields. */
+function taskShape(task: MCPTask, id: string, ttl: string, pollInterval: string): Record<string, unknown> {
+  const createdAt = task.createdAt ?? new Date().toISOString();
   return {
     taskId: id,
     status: task.status,
     ...(task.statusMessage !== undefined && { statusMessage: task.statusMessage }),
     createdAt,
     lastUpdatedAt: task.lastUpdatedAt ?? createdAt,
-    ttlMs: task.ttlMs ?? null,
-    ...(task.pollIntervalMs !== undefined && { pollIntervalMs: task.pollIntervalMs }),
+    [ttl]: task.ttlMs ?? null,
+    ...(task.pollIntervalMs !== undefined && { [pollInterval]: task.pollIntervalMs }),
   };
 }
