@@ -15,7 +15,10 @@
  *   each descendant is remembered by pid and start time (a pid reused by someone else's process has another).
  * Linux /proc throughout (the suite runs on Linux).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SKIP_LOG_VARIABLE, SYSTEM_PROGRAMS, type SystemProgram } from './fixtures/system-programs.js';
 
 const MARKERS = ['node_modules/@modelcontextprotocol/server-', '/test/fixtures/'];
 /** The environment variable that names the test run a process belongs to. */
@@ -102,9 +105,40 @@ function leftovers(): string[] {
   return found;
 }
 
+/** The folder of the file where workers note the suites skipped for a missing system program. */
+let skipDir = '';
+
+/**
+ * The one line that names what did not run for want of a system program, and how to enable it; undefined
+ * when everything ran.
+ */
+function notRunLine(): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path.join(skipDir, 'skipped.jsonl'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const files = new Map<SystemProgram, Set<string>>();
+  for (const line of text.split('\n').filter((one) => one !== '')) {
+    const { program, file } = JSON.parse(line) as { program: SystemProgram; file: string };
+    const set = files.get(program) ?? new Set<string>();
+    set.add(path.relative(process.cwd(), file));
+    files.set(program, set);
+  }
+  if (files.size === 0) return undefined;
+  const parts = [...files].map(
+    ([program, set]) =>
+      `${set.size} test file${set.size === 1 ? '' : 's'} need ${program} (${[...set].sort().join(', ')}; enable: ${SYSTEM_PROGRAMS[program]})`,
+  );
+  return `not run: ${parts.join('; ')}`;
+}
+
 export function setup(): void {
   runId = `${process.pid}-${Date.now()}`;
   process.env[RUN_VARIABLE] = runId;
+  skipDir = mkdtempSync(path.join(tmpdir(), 'agentwire-skips-'));
+  process.env[SKIP_LOG_VARIABLE] = path.join(skipDir, 'skipped.jsonl');
   scanner = setInterval(recordDescendants, SCAN_INTERVAL_MS);
   scanner.unref();
 }
@@ -119,4 +153,7 @@ export async function teardown(): Promise<void> {
     console.error(`test processes left running after the suite:\n${after.join('\n')}`);
     process.exitCode = 1;
   }
+  const notRun = notRunLine();
+  rmSync(skipDir, { recursive: true, force: true });
+  if (notRun !== undefined) process.stdout.write(`\n${notRun}\n`);
 }

@@ -13,6 +13,7 @@ import { MCPClient } from '../../src/mcp/index.js';
 import { type ListenMessage, openListen } from '../fixtures/listen-stream.js';
 import { alive, childrenOf } from '../fixtures/processes.js';
 import { type RedisFixture, startRedis } from '../fixtures/redis.js';
+import { needsProgram } from '../fixtures/system-programs.js';
 import { MEMORY, ROOT, tempDir, waitUntil } from '../helpers.js';
 import { ensureBuilt, plainEnv, type RunningCli, runBuilt, startCli } from './built-cli.js';
 
@@ -60,7 +61,10 @@ const listChanges = (messages: ListenMessage[]) =>
 
 const text = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
 
+const hasRedis = needsProgram('redis-server', import.meta.url);
+
 beforeAll(async () => {
+  if (!hasRedis) return;
   ensureBuilt();
   redis = await startRedis({ password: PASSWORD });
   dir = tempDir('agentwire-serve-redis-');
@@ -87,7 +91,7 @@ afterAll(async () => {
   dir?.remove();
 });
 
-describe('agentwire serve, two processes on one Redis', () => {
+describe.skipIf(!hasRedis)('agentwire serve, two processes on one Redis', () => {
   it("delivers B's list_changed to A's listener, and B answers every call while A is killed", async () => {
     const a = await serve();
     const b = await serve();

@@ -19,8 +19,11 @@ import { MCPClient } from '../../src/mcp/client/client.js';
 import { type Era2026HttpServer, startEra2026Http } from '../fixtures/era2026/http-server.js';
 import { createChangeState } from '../fixtures/era2026/server.mjs';
 import { type RedisFixture, startRedis } from '../fixtures/redis.js';
+import { needsProgram } from '../fixtures/system-programs.js';
 import { waitUntil } from '../helpers.js';
 import { next, pause, type Seen, watch } from '../mcp/era2026/listen-helpers.js';
+
+const hasRedis = needsProgram('redis-server', import.meta.url);
 
 type Event = Parameters<Parameters<RedisEventBus['subscribe']>[0]>[0];
 
@@ -72,7 +75,7 @@ async function redisClients(redis: RedisFixture): Promise<number> {
   }
 }
 
-describe('two 2026-07-28 servers over one Redis', () => {
+describe.skipIf(!hasRedis)('two 2026-07-28 servers over one Redis', () => {
   let redis: RedisFixture;
   let a: Era2026HttpServer;
   let b: Era2026HttpServer;
@@ -183,7 +186,7 @@ describe('two 2026-07-28 servers over one Redis', () => {
   });
 });
 
-describe('the Redis event bus', () => {
+describe.skipIf(!hasRedis)('the Redis event bus', () => {
   let redis: RedisFixture;
   beforeAll(async () => {
     redis = await startRedis();
@@ -305,7 +308,7 @@ describe('the Redis event bus', () => {
   });
 });
 
-describe('a Redis with a password', () => {
+describe.skipIf(!hasRedis)('a Redis with a password', () => {
   const PASSWORD = 'p4ss-w0rd-for-the-test';
   let redis: RedisFixture;
   beforeAll(async () => {
