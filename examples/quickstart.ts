@@ -1,6 +1,6 @@
 import { MCPClient } from 'agentwire';
 
-// Any MCP server works; this one ships with the repository's devDependencies.
+// Any MCP server works; this one is installed beside agentwire (see the install line).
 const client = MCPClient.fromStdio({
   command: process.execPath,
   args: ['node_modules/@modelcontextprotocol/server-everything/dist/index.js'],

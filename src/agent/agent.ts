@@ -101,10 +101,17 @@ export interface RunOptions {
 /**
  * An agent. Conversation history is kept across runs (`messages`, `reset()`); one run at a time.
  *
+ * @example
  * ```ts
+ * import { Agent, defaultTools, modelFromEnv } from 'agentwire';
+ *
  * const agent = new Agent({ model: modelFromEnv(), tools: defaultTools({ root: process.cwd() }) });
- * await agent.withMcpServerStdio('node', ['server.js']);
- * const { text } = await agent.execute('List the files', { signal });
+ * await agent.withMcpServerStdio('npx', ['-y', '@modelcontextprotocol/server-memory']);
+ * for await (const event of agent.prompt('Remember that the build is green.')) {
+ *   if (event.type === 'tool_start') console.log(`${event.name} ${JSON.stringify(event.input)}`);
+ * }
+ * const { text } = await agent.execute('List the files here.', { signal: AbortSignal.timeout(60_000) });
+ * console.log(text);
  * await agent.close();
  * ```
  */

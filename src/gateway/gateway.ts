@@ -46,7 +46,21 @@ export interface MCPGatewayConfigOptions extends MCPGatewayOptions {
   clients?: Omit<MCPCreateClientOptions, 'onElicitation' | 'onSampling'>;
 }
 
-/** Many MCP servers as one; see the file header. */
+/**
+ * Many MCP servers as one; see the file header.
+ *
+ * @example
+ * ```ts
+ * import { loadServerConfig } from 'agentwire';
+ * import { MCPGateway } from 'agentwire/gateway';
+ *
+ * const gateway = MCPGateway.fromConfig(await loadServerConfig('gateway.json'), { separator: '__' });
+ * await gateway.start(); // an upstream that fails costs only its own tools
+ * const http = await gateway.listen({ port: 8787, bearerToken: process.env.GATEWAY_TOKEN! }); // 127.0.0.1
+ * console.log(`serving ${http.url}`, gateway.status().upstreams);
+ * process.once('SIGTERM', () => void gateway.close());
+ * ```
+ */
 export class MCPGateway {
   /** The upstreams. */
   readonly servers: MCPServers;

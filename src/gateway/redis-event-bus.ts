@@ -97,9 +97,9 @@ function decode(message: string): WireMessage | undefined {
 }
 
 /**
- * A {@link ServerEventBus} shared by every process connected to one Redis channel. Made by
- * {@link createRedisEventBus}; pass it as `createMcpHandler`'s `bus` option, and `close()` it when the
- * server stops.
+ * A `ServerEventBus` (of `@modelcontextprotocol/server`) shared by every process connected to one Redis
+ * channel. Made by {@link createRedisEventBus}; pass it as `createMcpHandler`'s `bus` option, and `close()`
+ * it when the server stops.
  */
 export class RedisEventBus implements ServerEventBus {
   /** The pub/sub channel, `<channelPrefix>events`. */

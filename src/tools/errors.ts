@@ -46,7 +46,7 @@ export class BuiltinToolError extends Error {
    * 4,096 bytes, in UTF-8), `too_large` (`write_file` content or an `edit_file` result over `maxWriteBytes`).
    */
   readonly reason: 'outside_workspace' | 'nul_byte' | 'name_too_long' | 'too_large' | undefined;
-  /** The path refused, as {@link shownPath} shows it (at most 200 characters, no NUL byte). */
+  /** The path refused, as `shownPath` shows it (at most 200 characters, no NUL byte). */
   readonly path: string | undefined;
 
   constructor(

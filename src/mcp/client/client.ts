@@ -71,6 +71,28 @@ export {
  * nothing starts until `connect()`. A Node `EventEmitter` with typed events ({@link MCPClientEvents}).
  * Methods that talk to the server throw `MCPCallError` (see its `kind`); tools' `execute` also throws
  * `MCPToolError` for `isError` results.
+ *
+ * @example
+ * ```ts
+ * import { MCPCallError, MCPClient } from 'agentwire';
+ *
+ * const client = MCPClient.fromStdio({
+ *   command: 'npx',
+ *   args: ['-y', '@modelcontextprotocol/server-everything'],
+ * });
+ * client.on('toolsChanged', ({ added }) => console.log('new tools:', added.map((tool) => tool.name)));
+ * try {
+ *   await client.connect();
+ *   const echo = client.getTools().find((tool) => tool.name === 'echo');
+ *   console.log(await echo?.execute({ message: 'hi' })); // "Echo: hi", rendered for a model
+ *   console.log(await client.callTool('get-sum', { a: 2, b: 40 }, { timeoutMs: 5_000 })); // the raw result
+ * } catch (error) {
+ *   if (error instanceof MCPCallError) console.error(error.kind, error.message); // timeout, spawn, …
+ *   else throw error;
+ * } finally {
+ *   await client.disconnect();
+ * }
+ * ```
  */
 export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolHost {
   /** The server's name, as used in errors, events and prefixes. */
@@ -405,7 +427,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     return session.request('prompts/get', { name, arguments: args }, schema, this.#requestOptions(options));
   }
 
-  /** `completion/complete` (MCP spec 2025-11-25, "Completion"): see {@link completeArgument}. */
+  /** `completion/complete` (MCP spec 2025-11-25, "Completion"): see `completeArgument`. */
   complete(params: MCPCompleteParams, options?: MCPRequestOptions): Promise<MCPCompletion> {
     const session = this.#requireSession('completion/complete');
     return completeArgument(session, params, this.#requestOptions(options));

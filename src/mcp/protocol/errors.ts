@@ -144,7 +144,7 @@ export function callErrorMessage(
 
 /**
  * A request that did not complete. Switch on `kind`; the original error is on `cause`. The message is
- * {@link callErrorMessage} of the fields; `reason` is its last part, the failure itself
+ * `callErrorMessage` of the fields; `reason` is its last part, the failure itself
  * (`timed out after 500 ms`, `the server answered HTTP 503`).
  */
 export class MCPCallError extends MCPError {
@@ -169,7 +169,7 @@ export class MCPCallError extends MCPError {
 
   /**
    * @param reason - What went wrong, without where: the message is built from it and `details` (see
-   *   {@link callErrorMessage}), so that `MCP server "x": tools/call "t" failed: ` is never written twice.
+   *   `callErrorMessage`), so that `MCP server "x": tools/call "t" failed: ` is never written twice.
    */
   constructor(kind: MCPCallErrorKind, reason: string, details: MCPCallErrorDetails = {}) {
     super(callErrorMessage(reason, details), { server: details.server, cause: details.cause });

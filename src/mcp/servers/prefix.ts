@@ -4,7 +4,7 @@
  *
  * Two layers may prefix: `MCPServers.getTools({ prefix: true })`, for callers that hand tools to any agent
  * framework, and agentwire's own agent (its `toolNamePrefix` policy, `addMcpServer(client, { prefix })`).
- * Both build names with {@link prefixedToolName}, so a server's tool gets the same name whichever layer
+ * Both build names with `prefixedToolName`, so a server's tool gets the same name whichever layer
  * names it. And a name is prefixed at most once: a tool that already carries its server prefix says so in
  * its `namePrefix` (an {@link MCPPrefixedTool}, or a copy of one), and the agent takes it under its name as
  * it is, whatever its policy or the handle's prefix say; only tools without one are prefixed there. Tool names are data from the server:
@@ -44,7 +44,7 @@ export function prefixedToolName(
  * that the name carries its server prefix: the agent never prefixes it again (see the file header).
  */
 export class MCPPrefixedTool implements Tool {
-  /** `<server><separator><tool>` ({@link prefixedToolName}). */
+  /** `<server><separator><tool>` (`prefixedToolName`). */
   readonly name: string;
   readonly description: string;
   readonly inputSchema: JsonSchema;
@@ -52,7 +52,7 @@ export class MCPPrefixedTool implements Tool {
   readonly source: string;
   /** The server's tool, which does the work. */
   readonly tool: MCPTool;
-  /** The server prefix `name` carries ({@link serverPrefix} of the server's name). */
+  /** The server prefix `name` carries (`serverPrefix` of the server's name). */
   readonly namePrefix: string;
 
   constructor(name: string, tool: MCPTool, namePrefix: string) {

@@ -73,6 +73,19 @@ interface Member {
 /**
  * A set of named MCP clients, connected and disconnected together, plus the invalid entries of the
  * configuration it came from, kept so that they are reported as failed servers rather than forgotten.
+ *
+ * @example
+ * ```ts
+ * import { loadServerConfig, MCPServers } from 'agentwire';
+ *
+ * const servers = MCPServers.fromConfig(await loadServerConfig('.cursor/mcp.json'));
+ * for (const result of await servers.connectAll()) {
+ *   if (!result.ok) console.warn(`${result.name}: ${result.error.message}`); // the others still connect
+ * }
+ * const tools = servers.getTools({ prefix: true }); // github__create_issue, files__read_text_file, …
+ * console.log(tools.map((tool) => tool.name), servers.status());
+ * await servers.disconnectAll();
+ * ```
  */
 export class MCPServers extends TypedEmitter<MCPServersEvents> {
   readonly #members = new Map<string, Member>();

@@ -113,6 +113,10 @@ export class StoredOAuthClientProvider implements OAuthClientProvider {
     return issuer === undefined ? undefined : this.#options.store.client(issuer)?.client;
   }
 
+  /**
+   * Stores a dynamic registration under its authorization server's issuer. Without `onAuthorizationUrl` it
+   * throws the SDK's `UnauthorizedError` instead: no registration is made for a provider that cannot log in.
+   */
   saveClientInformation(client: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): void {
     const issuer = ctx?.issuer ?? client.issuer;
     if (this.#options.onAuthorizationUrl === undefined) {
@@ -159,10 +163,12 @@ export class StoredOAuthClientProvider implements OAuthClientProvider {
     return this.#codeVerifier;
   }
 
+  /** Keeps the authorization server's discovery result in memory, for the rest of this provider's life. */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     this.#discovery = state;
   }
 
+  /** The discovery result kept by `saveDiscoveryState()`, if any. */
   discoveryState(): OAuthDiscoveryState | undefined {
     return this.#discovery;
   }
