@@ -182,9 +182,9 @@ describe('usage errors of --config and --server (exit 2, nothing started)', () =
   });
 });
 
-describe("the README's configuration example", () => {
-  const readme = readFileSync('README.md', 'utf8');
-  const section = readme.slice(readme.indexOf('\n### Configuration files\n'));
+describe('the configuration example of docs/configuration.md', () => {
+  const page = readFileSync('docs/configuration.md', 'utf8');
+  const section = page.slice(page.indexOf('\n## The file\n'));
   const block = (language: string) => {
     const open = section.indexOf(`\n\`\`\`${language}\n`) + language.length + 5;
     return section.slice(open, section.indexOf('\n```\n', open) + 1);
@@ -194,14 +194,14 @@ describe("the README's configuration example", () => {
     expect(block('json')).toBe(readFileSync('examples/mcp.json', 'utf8'));
   });
 
-  it('prints what the README shows, for its command lines verbatim', async () => {
+  it('prints what the page shows, for its command lines verbatim', async () => {
     const lines = block('sh').trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     let stdout = '';
     for (const line of lines) {
       const words = parseShell(line).filter((word) => typeof word === 'string');
-      expect(words.slice(0, 2)).toEqual(['node', 'dist/cli/main.js']);
-      const run = await cli(words.slice(2));
+      expect(words[0]).toBe('agentwire');
+      const run = await cli(words.slice(1));
       expect(run).toMatchObject({ code: 0, stderr: '' });
       stdout += run.stdout;
     }

@@ -168,9 +168,9 @@ describe('agentwire run against a fake Anthropic API', () => {
     }
   });
 
-  it("prints what the README's Agent section shows, for its command line verbatim", async () => {
-    const readme = readFileSync('README.md', 'utf8');
-    const agentSection = readme.slice(readme.indexOf('\n## Agent\n'));
+  it('prints what docs/cli.md shows under "## `agentwire run`", for its command line verbatim', async () => {
+    const page = readFileSync('docs/cli.md', 'utf8');
+    const agentSection = page.slice(page.indexOf('\n## `agentwire run`\n'));
     const block = (language: string) => {
       const open = agentSection.indexOf(`\n\`\`\`${language}\n`) + language.length + 5;
       return agentSection.slice(open, agentSection.indexOf('\n```\n', open) + 1);
@@ -178,15 +178,15 @@ describe('agentwire run against a fake Anthropic API', () => {
     const commandLine = block('sh')
       .replace(/\\\n\s*/g, ' ')
       .split('\n')
-      .find((line) => line.startsWith('node dist/cli/main.js run '));
+      .find((line) => line.startsWith('agentwire run '));
     const words = parseShell(commandLine ?? '').filter((word) => typeof word === 'string');
-    expect(words.slice(0, 3)).toEqual(['node', 'dist/cli/main.js', 'run']);
+    expect(words.slice(0, 2)).toEqual(['agentwire', 'run']);
     fake.script(
       { text: "I'll say hi first.", toolCalls: [{ name: 'echo', input: { message: 'hi' } }] },
       { toolCalls: [{ name: 'list_files', input: {} }] },
       { text: 'The echo tool answered "Echo: hi", and there are two files here: hello.txt and notes.md.' },
     );
-    const run = await cli(words.slice(2));
+    const run = await cli(words.slice(1));
     expect({ ...run, stdout: timeless(run.stdout) }).toEqual({
       code: 0,
       stdout: timeless(block('text')),

@@ -58,7 +58,8 @@ export async function cliCommands(): Promise<Map<string, CliCommand>> {
     }
     for (const line of section(help, 'Commands')) {
       const name = /^ {2}([a-z][\w-]*)/.exec(line)?.[1];
-      if (name !== undefined && name !== 'help') command.subcommands.push(path === '' ? name : `${path} ${name}`);
+      if (name !== undefined && name !== 'help')
+        command.subcommands.push(path === '' ? name : `${path} ${name}`);
     }
     commands.set(path, command);
     for (const sub of command.subcommands) await visit(sub);

@@ -99,7 +99,8 @@ describe('docs/cli.md', () => {
         for (const flag of documented(depth === words.length ? section.text : section.own)) known.add(flag);
       }
       for (const flag of command.flags) {
-        if (!HELP_FLAGS.has(flag) && !known.has(flag)) missing.push(`${command.path || 'agentwire'}: ${flag}`);
+        if (!HELP_FLAGS.has(flag) && !known.has(flag))
+          missing.push(`${command.path || 'agentwire'}: ${flag}`);
       }
     }
     expect(missing).toEqual([]);

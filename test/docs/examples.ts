@@ -48,7 +48,10 @@ export function entryPointSources(): Record<string, string> {
  * path below the repository. Only these files' own diagnostics: the sources are checked by `npm run
  * typecheck`.
  */
-export function typeProblems(files: readonly string[], virtual: ReadonlyMap<string, string> = new Map()): string[] {
+export function typeProblems(
+  files: readonly string[],
+  virtual: ReadonlyMap<string, string> = new Map(),
+): string[] {
   const config = ts.getParsedCommandLineOfConfigFile(
     path.join(ROOT, 'tsconfig.json'),
     {},

@@ -38,14 +38,18 @@ export interface Link {
   target: string;
 }
 
-/** The pages the docs tests cover: README.md and every `.md` file under docs/, relative to the root. */
+/**
+ * The pages the docs tests cover: README.md and every `.md` file under docs/, relative to the root; not the
+ * design notes under docs/design/, which are working notes for contributors, not documentation.
+ */
 export function docPages(): string[] {
   const pages = ['README.md'];
   const walk = (dir: string): void => {
     for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
       const relative = path.posix.join(dir, entry.name);
-      if (entry.isDirectory()) walk(relative);
-      else if (entry.name.endsWith('.md')) pages.push(relative);
+      if (entry.isDirectory()) {
+        if (relative !== 'docs/design') walk(relative);
+      } else if (entry.name.endsWith('.md')) pages.push(relative);
     }
   };
   walk('docs');

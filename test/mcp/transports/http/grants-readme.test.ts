@@ -1,6 +1,6 @@
 /**
- * The README's "Authorization without a browser" snippets are examples/auth/*.ts, verbatim: this test
- * type-checks them against the sources and runs each against real servers (client credentials against
+ * The "Grants without a browser" snippets of docs/authorization.md are examples/auth/*.ts, verbatim (the
+ * docs' blocks test type-checks them): this test runs each against real servers (client credentials against
  * oidc-provider; JWT bearer and enterprise against the scripted authorization servers of oauth-server.ts),
  * and parses the section's configuration file.
  */
@@ -10,12 +10,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseServerConfig } from '../../../../src/mcp/index.js';
+import { examplePath, exampleText, printedBy } from '../../../docs/examples.js';
+import { docBlock } from '../../../docs/markdown.js';
 import { OAuthFixture } from '../../../fixtures/oauth-server.js';
 import { startOidcMcp } from '../../../fixtures/oidc-mcp.js';
-import { examplePath, exampleText, printedBy, readmeBlock, typeProblems } from '../../../readme-examples.js';
 
 vi.mock('agentwire', () => import('../../../../src/index.js'));
 
+const PAGE = 'docs/authorization.md';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const examples = ['client-credentials', 'workload-identity', 'enterprise'].map((name) =>
   examplePath(`auth/${name}.ts`),
@@ -53,17 +55,13 @@ async function jwtBearerServer(assertion: string): Promise<OAuthFixture> {
 
 const whoamiResult = (text: string) => `[ { type: 'text', text: '${text}' } ]`;
 
-describe('README: authorization without a browser', () => {
+describe('docs/authorization.md: grants without a browser', () => {
   it.each([
-    ['#### Client credentials', 0],
-    ['#### Workload identity federation', 1],
-    ['#### Enterprise-managed authorization', 2],
+    ['### Client credentials', 0],
+    ['### Workload identity federation', 1],
+    ['### Enterprise-managed authorization', 2],
   ])('shows examples/auth/*.ts verbatim under %s', (heading, index) => {
-    expect(readmeBlock(heading, 'ts')).toBe(exampleText(examples[index]!));
-  });
-
-  it('type-checks the examples under the project settings', () => {
-    expect(typeProblems(examples)).toEqual([]);
+    expect(docBlock(PAGE, heading, 'ts')).toBe(exampleText(examples[index]!));
   });
 
   it('runs the client credentials example against oidc-provider, with a secret and with a key file', async () => {
@@ -143,7 +141,7 @@ describe('README: authorization without a browser', () => {
     writeFileSync(path.join(base, 'id-token.jwt'), 'eyJhbGciOiJFUzI1NiJ9.id.sig');
     const projected = path.join(base, 'mcp-token');
     writeFileSync(projected, 'eyJhbGciOiJFUzI1NiJ9.wl.sig');
-    const text = readmeBlock('#### Enterprise-managed authorization', 'json');
+    const text = docBlock(PAGE, '### In a configuration file', 'json');
     expect(text).toContain('"/var/run/secrets/tokens/mcp-token"');
     const config = parseServerConfig(
       JSON.parse(text.replace('/var/run/secrets/tokens/mcp-token', projected)),
