@@ -1,6 +1,8 @@
 /**
  * agentwire's public API: the MCP client (`MCPClient`, `MCPServers`, configuration files), the agent, model
  * providers and built-in tools. Every name is listed here; nothing else is part of the API.
+ *
+ * @module agentwire
  */
 
 export {

@@ -1,6 +1,8 @@
 /**
  * gateway/: many MCP servers served as one MCP server (`agentwire serve`), over Streamable HTTP and stdio,
  * to clients of the 2026-07-28 and 2025 revisions. See gateway.ts.
+ *
+ * @module agentwire/gateway
  */
 export type { MCPGatewayAccessCheck, MCPGatewayAccessOptions } from './access.js';
 export { createAccessCheck } from './access.js';

@@ -38,9 +38,24 @@ const TABLES: TableCheck[] = [
   { page: 'docs/providers.md', heading: '## Errors', column: 'kind', type: 'ModelErrorKind' },
   { page: 'docs/providers.md', heading: '## Images in tool results', column: 'option', type: 'ImageOptions' },
   { page: 'docs/authorization.md', heading: '## Errors', column: 'problem', type: 'MCPAuthConfigProblem' },
-  { page: 'docs/authorization.md', heading: '## Stored logins in a library', column: 'problem', type: 'OAuthStoreProblem' },
-  { page: 'docs/tasks-and-skills.md', heading: '## Skills', column: 'reason', type: 'MCPSkillVerificationReason' },
-  { page: 'docs/gateway.md', heading: '## As a library', column: 'operation', type: 'RedisEventBusOperation' },
+  {
+    page: 'docs/authorization.md',
+    heading: '## Stored logins in a library',
+    column: 'problem',
+    type: 'OAuthStoreProblem',
+  },
+  {
+    page: 'docs/tasks-and-skills.md',
+    heading: '## Skills',
+    column: 'reason',
+    type: 'MCPSkillVerificationReason',
+  },
+  {
+    page: 'docs/gateway.md',
+    heading: '## As a library',
+    column: 'operation',
+    type: 'RedisEventBusOperation',
+  },
   {
     page: 'docs/gateway.md',
     heading: '## Settings',
