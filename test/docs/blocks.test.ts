@@ -8,7 +8,9 @@
  *   program's own commands and flags (cli-help.ts), and an `npm run` names a script of package.json;
  * - `text` (what something prints): checked by the test named for it below, which reads that very block.
  * The example files behind the longer blocks are run by their own tests (readme-examples, tasks-example,
- * skills-example, dpop-example, and test/mcp/transports/http/grants-readme.test.ts).
+ * skills-example, dpop-example, and test/mcp/transports/http/grants-readme.test.ts); the command lines that
+ * need only a local server are run by command-lines.test.ts, the README's gateway quick start by
+ * readme-gateway.test.ts.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

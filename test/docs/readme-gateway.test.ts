@@ -49,7 +49,7 @@ describe('the README gateway quick start', () => {
       expect(toolsWords[4]).toBe('http://127.0.0.1:8787/mcp');
       const run = await cli(['tools', '--url', url, ...toolsWords.slice(5)]);
       expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-      const names = run.stdout.split('\n').map((line) => line.split(/\s/)[0]);
+      const names = run.stdout.split('\n').map((line) => /^([\w-]+):/.exec(line)?.[1]);
       expect(names).toContain('everything__echo');
       expect(names).toContain('everything__get-sum');
       expect(names.filter((name) => name?.includes('get-env'))).toEqual([]);
