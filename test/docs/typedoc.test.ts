@@ -52,7 +52,7 @@ beforeAll(async () => {
   } finally {
     process.chdir(previous);
   }
-}, 180_000);
+}, 300_000);
 
 afterAll(() => {
   out.remove();
