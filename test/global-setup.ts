@@ -129,7 +129,7 @@ function notRunLine(): string | undefined {
   if (files.size === 0) return undefined;
   const parts = [...files].map(
     ([program, set]) =>
-      `${set.size} test file${set.size === 1 ? '' : 's'} need ${program} (${[...set].sort().join(', ')}; enable: ${SYSTEM_PROGRAMS[program]})`,
+      `${set.size} test file${set.size === 1 ? '' : 's'} need${set.size === 1 ? 's' : ''} ${program} (${[...set].sort().join(', ')}; enable: ${SYSTEM_PROGRAMS[program]})`,
   );
   return `not run: ${parts.join('; ')}`;
 }

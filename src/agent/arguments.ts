@@ -33,9 +33,7 @@ export function checkToolArguments(
  */
 export function checkToolInput(input: unknown, schema: JsonSchema): ArgumentCheck {
   if (!isRecord(input)) return { ok: false, problem: `arguments are not a JSON object: ${jsonType(input)}` };
-  const required: unknown = schema.required;
-  const names = Array.isArray(required) ? required.filter((n): n is string => typeof n === 'string') : [];
-  const missing = names.filter((name) => !(name in input));
+  const missing = missingRequired(input, schema);
   if (missing.length > 0)
     return { ok: false, problem: `missing required argument(s): ${missing.join(', ')}` };
   const properties: unknown = schema.properties;
@@ -49,6 +47,23 @@ export function checkToolInput(input: unknown, schema: JsonSchema): ArgumentChec
     };
   }
   return { ok: true, input };
+}
+
+/**
+ * The rule for required arguments, the same in `agentwire call` and in a run: the `required` properties
+ * absent from `input`, less those whose schema has a `default`. JSON Schema's `default` is an annotation
+ * the server applies itself (Playwright's `browser_take_screenshot` requires `scale`, default `css`), so
+ * leaving such a property out is the server's to judge, never refused before the server sees the call.
+ */
+export function missingRequired(input: Record<string, unknown>, schema: JsonSchema): string[] {
+  const required: unknown = schema.required;
+  const properties: unknown = schema.properties;
+  const names = Array.isArray(required) ? required.filter((n): n is string => typeof n === 'string') : [];
+  return names.filter((name) => {
+    if (Object.hasOwn(input, name)) return false;
+    const property = isRecord(properties) && Object.hasOwn(properties, name) ? properties[name] : undefined;
+    return !(isRecord(property) && Object.hasOwn(property, 'default'));
+  });
 }
 
 /** A usable `type` keyword, or undefined for a missing or malformed one. */

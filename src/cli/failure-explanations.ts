@@ -36,6 +36,18 @@ function unregistrable(error: unknown): RegistrationRejectedError | undefined {
   return error.cause.body.trim() === '' ? error.cause : undefined;
 }
 
+/**
+ * The `hint:` lines `tools` prints for a server's failure, for the commands that list many servers
+ * (`servers`, `configs`): each names its server (`hint: files: give it with --input root=<value> …`), one
+ * line each, newline-terminated; empty when there is none. For a 401, call `checkOAuthOffers` first.
+ */
+export function serverHints(name: string, error: unknown, targets: readonly ServerTarget[] = []): string {
+  const lines = [...failureHints(error), ...spawnHint(error, targets).split('\n')].filter(
+    (line) => line !== '',
+  );
+  return lines.map((line) => `hint: ${name}: ${line.slice('hint: '.length)}\n`).join('');
+}
+
 /** The reworded error line, when the failure is one of the above; `undefined` otherwise. */
 export function explainedLine(error: unknown): string | undefined {
   if (!(error instanceof MCPCallError)) return undefined;

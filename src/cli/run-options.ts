@@ -6,21 +6,19 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Tool } from '../core/tool.js';
+import { MODEL_SPEC_GRAMMAR, parseModelSpec } from '../providers/env.js';
 import { type ImageOptions, type Model, modelFromEnv } from '../providers/index.js';
 import { preloadSdk } from '../providers/sdk.js';
 import { defaultTools } from '../tools/index.js';
 import { UsageError } from './usage-error.js';
 
-/** `--model`: a provider and a model id. */
-const MODEL_SPEC = /^(anthropic|openai):\S+$/;
-
 /**
- * The model for the run: `--model anthropic:<id>` / `openai:<id>` when given, else what the environment
- * selects (`AGENTWIRE_MODEL`, `ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `OPENAI_BASE_URL`; see `modelFromEnv`).
+ * The model for the run: `--model` when given (`anthropic:<id>`, `openai:<id>` or a bare `<id>`, read as
+ * `AGENTWIRE_MODEL` is, by `parseModelSpec`), else what the environment selects (`AGENTWIRE_MODEL`, `ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `OPENAI_BASE_URL`; see `modelFromEnv`).
  * Keys and base URLs always come from the environment, never from the command line, where they would show
  * in `ps` and shell history. The provider's SDK is loaded here too: a missing one is as much a configuration
  * problem as a missing key, and costs no server start either. `images`: the image flags (`--no-images`, …).
- * @throws UsageError when `spec` is not `provider:id`.
+ * @throws UsageError when `spec` is not of that grammar.
  * @throws ModelError kind `not_configured` when the provider has no key (message names the variables only)
  *   or its SDK package is not installed (message names the package).
  */
@@ -29,8 +27,8 @@ export async function runModel(
   env: NodeJS.ProcessEnv = process.env,
   images: ImageOptions = {},
 ): Promise<Model> {
-  if (spec !== undefined && !MODEL_SPEC.test(spec)) {
-    throw new UsageError('--model expects anthropic:<model-id> or openai:<model-id>, e.g. openai:gpt-4.1');
+  if (spec !== undefined && (spec.trim() === '' || parseModelSpec(spec) === undefined)) {
+    throw new UsageError(`--model expects ${MODEL_SPEC_GRAMMAR}`);
   }
   const model = modelFromEnv(spec === undefined ? env : { ...env, AGENTWIRE_MODEL: spec }, images);
   await preloadSdk(model.provider);

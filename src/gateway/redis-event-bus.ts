@@ -39,11 +39,17 @@ export interface RedisEventBusOptions {
    */
   channelPrefix?: string;
   /**
-   * Told of every failure after the bus exists: a {@link RedisEventBusError} for Redis (a dropped
-   * connection, a failed publish, a message on the channel that is not an event), or what a listener threw.
-   * Nothing is thrown into the caller of `publish`, and no failure ends the bus. Default: ignored.
+   * Told of every failure after the bus exists: a {@link RedisEventBusError} for Redis (an outage: once,
+   * when a connection drops, not again for each reconnect that fails while Redis is away; a failed publish;
+   * a message on the channel that is not an event), or what a listener threw. Nothing is thrown into the
+   * caller of `publish`, and no failure ends the bus. Default: ignored.
    */
   onError?: (error: Error) => void;
+  /**
+   * Told once an outage `onError` reported is over: both connections are back (and resubscribed). Once per
+   * outage. Default: ignored.
+   */
+  onReconnect?: () => void;
   /** Bound on opening each connection, in milliseconds. @default 5000 */
   connectTimeoutMs?: number;
   /** Longest wait between two reconnect attempts, in milliseconds (they start at 50 ms and double). @default 2000 */
@@ -136,6 +142,14 @@ export class RedisEventBus implements ServerEventBus {
         // The host's error callback failing must not end the bus either.
       }
     };
+    // An outage is one failure, reported when it starts: while Redis is away, every reconnect of each
+    // connection fails again (every 50 ms … maxReconnectDelayMs), which says nothing new.
+    let down = false;
+    const dropped = (cause: unknown) => {
+      if (down) return;
+      down = true;
+      report('connection', cause);
+    };
     let connections: RedisConnections;
     try {
       connections = await openRedisConnections(
@@ -144,7 +158,7 @@ export class RedisEventBus implements ServerEventBus {
           connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
           maxReconnectDelayMs: options.maxReconnectDelayMs ?? 2_000,
         },
-        (cause) => report('connection', cause),
+        dropped,
       );
     } catch (cause) {
       throw new RedisEventBusError('connect', server, channel, { cause });
@@ -161,6 +175,17 @@ export class RedisEventBus implements ServerEventBus {
     } catch (cause) {
       closeRedisConnections(connections);
       throw new RedisEventBusError('connect', server, channel, { cause });
+    }
+    for (const client of [connections.publisher, connections.subscriber]) {
+      client.on('ready', () => {
+        if (!down || bus.#closed || !connections.publisher.isReady || !connections.subscriber.isReady) return;
+        down = false;
+        try {
+          options.onReconnect?.();
+        } catch {
+          // As the error callback.
+        }
+      });
     }
     if (options.resyncOnReconnect ?? true) {
       let dropped = false;

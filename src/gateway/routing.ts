@@ -221,7 +221,8 @@ async function relayed(
 
 /**
  * The JSON-RPC error the gateway's client gets for a failed upstream request: the upstream's own JSON-RPC
- * error (code, message, data) as it is; any other failure -32603 with `data: { server, kind }` (the
+ * error (code, message, data) as it is (the message as the upstream sent it, `serverMessage`, not this
+ * gateway's client's sentence about it, which would state the code a second time); any other failure -32603 with `data: { server, kind }` (the
  * `MCPCallError` kind: `connection_closed`, `timeout`, `not_connected`, …; `exitCode` / `signal` of a stdio
  * server that ended). Messages are built from the error's fields, which never carry the upstream's
  * credentials, nor its stderr (upstream-failure.ts).
@@ -229,7 +230,7 @@ async function relayed(
 export function upstreamError(error: unknown, server: string): ProtocolError {
   if (error instanceof MCPCallError) {
     if (error.kind === 'jsonrpc' && error.code !== undefined)
-      return new ProtocolError(error.code, error.reason, error.data);
+      return new ProtocolError(error.code, error.serverMessage ?? error.reason, error.data);
     const failure = describeUpstreamFailure(error, server);
     return new ProtocolError(ProtocolErrorCode.InternalError, failure.message, failure.data);
   }

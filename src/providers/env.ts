@@ -22,12 +22,14 @@ export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
  *
  * @param env defaults to `process.env`.
  * @param images how images of tool results are sent (see `ImageOptions`); default the provider's limits.
- * @throws {ModelError} kind `not_configured` when no provider is configured, or `AGENTWIRE_MODEL` names a
- *   provider whose key is missing. The message names the variables to set, never their values.
+ * @throws {ModelError} kind `not_configured` when no provider is configured, `AGENTWIRE_MODEL` names a
+ *   provider whose key is missing, or is not of the grammar {@link parseModelSpec} reads. The message names the variables to set, never their values.
  */
 export function modelFromEnv(env: NodeJS.ProcessEnv = process.env, images: ImageOptions = {}): Model {
-  const spec = env.AGENTWIRE_MODEL?.trim() ?? '';
-  const [prefix, rest] = splitProvider(spec);
+  const parsed = parseModelSpec(env.AGENTWIRE_MODEL ?? '');
+  if (parsed === undefined)
+    throw new ModelError('not_configured', `AGENTWIRE_MODEL expects ${MODEL_SPEC_GRAMMAR}`);
+  const { provider: prefix, id: rest = '' } = parsed;
   const hasAnthropic = Boolean(env.ANTHROPIC_API_KEY);
   const hasOpenAI = Boolean(env.OPENAI_API_KEY) || Boolean(env.OPENAI_BASE_URL);
   const provider = prefix ?? (hasAnthropic ? 'anthropic' : hasOpenAI ? 'openai' : undefined);
@@ -55,8 +57,30 @@ export function modelFromEnv(env: NodeJS.ProcessEnv = process.env, images: Image
   );
 }
 
-function splitProvider(spec: string): [('anthropic' | 'openai') | undefined, string] {
+/** A model as `--model` and `AGENTWIRE_MODEL` name it. */
+export interface ModelSpec {
+  /** The provider named by the prefix; undefined: whichever the environment configures. */
+  provider: 'anthropic' | 'openai' | undefined;
+  /** The model id; undefined: the provider's default model. */
+  id: string | undefined;
+}
+
+/** The grammar {@link parseModelSpec} reads, as error messages state it. */
+export const MODEL_SPEC_GRAMMAR =
+  'anthropic:<model-id>, openai:<model-id> or a bare <model-id>, e.g. openai:gpt-4.1 or gpt-4.1';
+
+/**
+ * The one reading of a model name, for `--model` and `AGENTWIRE_MODEL` alike: `anthropic:<id>`,
+ * `openai:<id>`, or a bare `<id>` for whichever provider the environment configures (a bare id may hold a
+ * colon: a local OpenAI-compatible server's `llama3:8b`); a prefix alone (`openai:`) is that provider's
+ * default model, and an empty text names nothing. Surrounding blanks are ignored.
+ * @returns undefined when the text is not of that grammar (an id with blanks inside).
+ */
+export function parseModelSpec(text: string): ModelSpec | undefined {
+  const spec = text.trim();
+  if (/\s/.test(spec)) return undefined;
   const match = /^(anthropic|openai):(.*)$/.exec(spec);
-  if (!match) return [undefined, spec];
-  return [match[1] as 'anthropic' | 'openai', match[2] ?? ''];
+  const provider = match ? (match[1] as 'anthropic' | 'openai') : undefined;
+  const id = match ? (match[2] ?? '') : spec;
+  return { provider, id: id === '' ? undefined : id };
 }

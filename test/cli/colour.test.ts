@@ -7,12 +7,15 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
+import { needsProgram } from '../fixtures/system-programs.js';
 import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
 import { SCRIPTED, tempDir } from '../helpers.js';
 import { ensureBuilt, plainEnv, runBuilt } from './built-cli.js';
 import { runInTerminal } from './terminal.js';
 
 beforeAll(ensureBuilt, 120_000);
+
+const hasTmux = needsProgram('tmux', import.meta.url);
 
 const BOLD_CYAN = (text: string) => `\u001b[1m\u001b[36m${text}\u001b[39m\u001b[22m`;
 const BOLD_RED = (text: string) => `\u001b[1m\u001b[31m${text}\u001b[39m\u001b[22m`;
@@ -36,18 +39,18 @@ const listing = (name: (text: string) => string, eol: string) =>
 const plain = (text: string) => text;
 
 describe('colour in a terminal', () => {
-  it('colours tool names on a TTY', async () => {
+  it.skipIf(!hasTmux)('colours tool names on a TTY', async () => {
     expect(await runInTerminal(tools)).toEqual({ code: 0, output: listing(BOLD_CYAN, '\r\n') });
   });
 
-  it('colours the error label on a TTY', async () => {
+  it.skipIf(!hasTmux)('colours the error label on a TTY', async () => {
     expect(await runInTerminal(['tools'])).toEqual({
       code: 2,
       output: `${BOLD_RED('error:')} name a server with --stdio "<command line>", --url <url> or --config <file>\r\n`,
     });
   });
 
-  it('is off with NO_COLOR, even with FORCE_COLOR', async () => {
+  it.skipIf(!hasTmux)('is off with NO_COLOR, even with FORCE_COLOR', async () => {
     // Node 22 and later warn on their own that NO_COLOR is ignored when FORCE_COLOR is set (for Node's
     // colours, not agentwire's); NODE_NO_WARNINGS keeps that line out of what this test compares.
     const env = { NO_COLOR: '1', FORCE_COLOR: '1', NODE_NO_WARNINGS: '1' };
@@ -72,7 +75,7 @@ describe('colour in a terminal', () => {
   });
 });
 
-describe('colour of a run in a terminal', () => {
+describe.skipIf(!hasTmux)('colour of a run in a terminal', () => {
   const fake = useFakeModelServer(startFakeAnthropic);
   let dir: ReturnType<typeof tempDir>;
   beforeEach(() => {

@@ -9,6 +9,7 @@ import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { needsProgram } from '../fixtures/system-programs.js';
 import { EVERYTHING, FILESYSTEM, tempDir, waitUntil } from '../helpers.js';
 import { ensureBuilt, MAIN, runBuilt } from './built-cli-env.js';
 
@@ -222,30 +223,33 @@ describe('host configuration discovery', () => {
   });
 });
 
-describe('input:ID on a terminal (a real pseudo-terminal: tmux)', () => {
-  const socket = `agentwire-inputs-${process.pid}`;
-  const tmux = (...args: string[]) =>
-    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-  afterAll(() => {
-    try {
-      tmux('kill-server');
-    } catch {
-      // already gone
-    }
-  });
+describe.skipIf(!needsProgram('tmux', import.meta.url))(
+  'input:ID on a terminal (a real pseudo-terminal: tmux)',
+  () => {
+    const socket = `agentwire-inputs-${process.pid}`;
+    const tmux = (...args: string[]) =>
+      execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+    afterAll(() => {
+      try {
+        tmux('kill-server');
+      } catch {
+        // already gone
+      }
+    });
 
-  it('asks for a missing value once, then uses it', async () => {
-    const environment = `env -i PATH=${quote([process.env.PATH ?? ''])} HOME=${quote([home])} XDG_CONFIG_HOME=${quote([xdg])} CODEX_HOME=${quote([codexHome])}`;
-    const command = `${environment} ${quote([node, MAIN, 'call', '--server', 'files', 'list_allowed_directories'])}; echo "exit=$?"; sleep 60`;
-    tmux('new-session', '-d', '-x', '200', '-y', '50', '-c', project, command);
-    const screen = () => tmux('capture-pane', '-p', '-J');
-    await waitUntil(() => screen().includes('Folder to serve (root): '), 15_000, 'the prompt');
-    tmux('send-keys', '-l', served);
-    tmux('send-keys', 'Enter');
-    await waitUntil(() => screen().includes('exit='), 30_000, 'the call to end');
-    const lines = screen()
-      .split('\n')
-      .filter((line) => line.trim() !== '');
-    expect(lines).toEqual([`Folder to serve (root): ${served}`, 'Allowed directories:', served, 'exit=0']);
-  }, 60_000);
-});
+    it('asks for a missing value once, then uses it', async () => {
+      const environment = `env -i PATH=${quote([process.env.PATH ?? ''])} HOME=${quote([home])} XDG_CONFIG_HOME=${quote([xdg])} CODEX_HOME=${quote([codexHome])}`;
+      const command = `${environment} ${quote([node, MAIN, 'call', '--server', 'files', 'list_allowed_directories'])}; echo "exit=$?"; sleep 60`;
+      tmux('new-session', '-d', '-x', '200', '-y', '50', '-c', project, command);
+      const screen = () => tmux('capture-pane', '-p', '-J');
+      await waitUntil(() => screen().includes('Folder to serve (root): '), 15_000, 'the prompt');
+      tmux('send-keys', '-l', served);
+      tmux('send-keys', 'Enter');
+      await waitUntil(() => screen().includes('exit='), 30_000, 'the call to end');
+      const lines = screen()
+        .split('\n')
+        .filter((line) => line.trim() !== '');
+      expect(lines).toEqual([`Folder to serve (root): ${served}`, 'Allowed directories:', served, 'exit=0']);
+    }, 60_000);
+  },
+);

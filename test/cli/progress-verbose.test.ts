@@ -6,6 +6,7 @@
 import { quote } from 'shell-quote';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
+import { needsProgram } from '../fixtures/system-programs.js';
 import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
 import { SCRIPTED } from '../helpers.js';
 import { ensureBuilt, fakeAnthropicEnv, plainEnv, runBuilt } from './built-cli.js';
@@ -13,6 +14,7 @@ import { EVERYTHING } from './run-cli.js';
 import { runInTerminal } from './terminal.js';
 
 const fake = useFakeModelServer(startFakeAnthropic);
+const hasTmux = needsProgram('tmux', import.meta.url);
 const SCRIPTED_SERVER = quote([process.execPath, SCRIPTED]);
 const LONG = ['call', '--stdio', EVERYTHING, 'trigger-long-running-operation', 'duration=1', 'steps=3'];
 const DONE = 'Long running operation completed. Duration: 1 seconds, Steps: 3.';
@@ -39,19 +41,23 @@ const SCRIPTED_WIRE = [
 const timeless = (text: string) => text.replace(/\(\d+ ms\)/g, '(N ms)');
 
 describe('progress of a long call', () => {
-  it('is a bar on a terminal, redrawn in place for each report and left at its last state', async () => {
-    const run = await runInTerminal(LONG, { NO_COLOR: '1' }, 30_000, true);
-    // Each drawing of the line: the cursor back to column 1, the line, the rest of it cleared.
-    const esc = String.fromCharCode(27);
-    const redraw = new RegExp(`${esc}\\[1G(.*?)${esc}\\[0K`, 'g');
-    const drawn = [...run.output.matchAll(redraw)].map((match) => match[1]);
-    const bar = (done: number) => `${'█'.repeat(done)}${'░'.repeat(40 - done)}`;
-    expect({ code: run.code, screen: run.screen, drawn: [...new Set(drawn)] }).toEqual({
-      code: 0,
-      screen: `${bar(40)} 3/3\n${DONE}\n`,
-      drawn: [`${bar(13)} 1/3`, `${bar(27)} 2/3`, `${bar(40)} 3/3`],
-    });
-  }, 60_000);
+  it.skipIf(!hasTmux)(
+    'is a bar on a terminal, redrawn in place for each report and left at its last state',
+    async () => {
+      const run = await runInTerminal(LONG, { NO_COLOR: '1' }, 30_000, true);
+      // Each drawing of the line: the cursor back to column 1, the line, the rest of it cleared.
+      const esc = String.fromCharCode(27);
+      const redraw = new RegExp(`${esc}\\[1G(.*?)${esc}\\[0K`, 'g');
+      const drawn = [...run.output.matchAll(redraw)].map((match) => match[1]);
+      const bar = (done: number) => `${'█'.repeat(done)}${'░'.repeat(40 - done)}`;
+      expect({ code: run.code, screen: run.screen, drawn: [...new Set(drawn)] }).toEqual({
+        code: 0,
+        screen: `${bar(40)} 3/3\n${DONE}\n`,
+        drawn: [`${bar(13)} 1/3`, `${bar(27)} 2/3`, `${bar(40)} 3/3`],
+      });
+    },
+    60_000,
+  );
 
   it('is not drawn when piped: the result alone', async () => {
     expect(await runBuilt(LONG, { env: plainEnv() })).toEqual({ code: 0, stdout: `${DONE}\n`, stderr: '' });

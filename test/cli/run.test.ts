@@ -135,6 +135,20 @@ describe('agentwire run against a fake Anthropic API', () => {
     expect(children(EVERYTHING_MARKER)).toEqual([]);
   });
 
+  it('reads --model as AGENTWIRE_MODEL is read: a bare id is a model of the configured provider', async () => {
+    fake.script({ text: 'Hello.' }, { text: 'Hello again.' });
+    const noTools =
+      'warning: the model has no tools: add servers (--stdio, --url, --config) or --tools default\n';
+    expect(await cli(['run', 'Hi.', '--model', 'claude-bare'])).toEqual({
+      code: 0,
+      stdout: 'Hello.\n',
+      stderr: noTools,
+    });
+    vi.stubEnv('AGENTWIRE_MODEL', 'claude-bare');
+    expect(await cli(['run', 'Hi.'])).toEqual({ code: 0, stdout: 'Hello again.\n', stderr: noTools });
+    expect(fake.requests.map((request) => request.model)).toEqual(['claude-bare', 'claude-bare']);
+  });
+
   it('connects a stdio and an HTTP server at once and prefixes the tool names they share with each server', async () => {
     const http = await startEverything('streamableHttp');
     try {
@@ -440,8 +454,8 @@ describe('agentwire run usage errors (exit 2, nothing started)', () => {
       'error: --root: "/agentwire-no-such-dir" is not a directory\n',
     ],
     [
-      ['run', 'hi', '--model', 'gpt-4.1'],
-      'error: --model expects anthropic:<model-id> or openai:<model-id>, e.g. openai:gpt-4.1\n',
+      ['run', 'hi', '--model', 'gpt 4.1'],
+      'error: --model expects anthropic:<model-id>, openai:<model-id> or a bare <model-id>, e.g. openai:gpt-4.1 or gpt-4.1\n',
     ],
     [
       [

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { killAllWith, processesMatching } from '../fixtures/processes.js';
 import { ROOT, readLog, tempDir, waitUntil } from '../helpers.js';
 
 const MAIN = path.join(ROOT, 'dist', 'cli', 'main.js');
@@ -20,12 +21,7 @@ beforeAll(() => {
 
 /** Processes whose command line holds `marker`, other than `except` (the CLI, whose --stdio names it too). */
 function count(marker: string, except: number | undefined): number {
-  try {
-    const pids = execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).split('\n').filter(Boolean);
-    return pids.filter((pid) => Number(pid) !== except).length;
-  } catch {
-    return 0;
-  }
+  return processesMatching(marker).filter(({ pid }) => pid !== except).length;
 }
 
 /**
@@ -54,7 +50,7 @@ async function startLongCall(marker: string) {
     );
   } catch (error) {
     cli.kill('SIGKILL');
-    execFileSync('pkill', ['-KILL', '-f', marker]);
+    killAllWith(marker);
     throw error;
   }
   return { cli, exited, stderr: () => stderr, servers };

@@ -4,12 +4,12 @@
  * stopped), no teardown warnings after a cancelled HTTP call, and a stdio server that never answers
  * explained by its stderr.
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type EverythingServer, startEverything } from '../fixtures/http-everything.js';
+import { processesMatching } from '../fixtures/processes.js';
 import { ROOT, readLog, tempDir, waitUntil } from '../helpers.js';
 import { ensureBuilt, runBuilt, startCli } from './built-cli.js';
 import { type RecordingProxy, startRecordingProxy } from './recording-proxy.js';
@@ -21,12 +21,7 @@ beforeAll(ensureBuilt, 120_000);
 
 /** How many processes other than `except` have `marker` in their command line. */
 function running(marker: string, except: number | undefined): number {
-  try {
-    const pids = execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).split('\n').filter(Boolean);
-    return pids.filter((pid) => Number(pid) !== except).length;
-  } catch {
-    return 0;
-  }
+  return processesMatching(marker).filter(({ pid }) => pid !== except).length;
 }
 
 /** A scripted server behind a wrapper that ignores SIGTERM: stopping it takes the whole kill sequence. */

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { quote } from 'shell-quote';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
+import { needsProgram } from '../fixtures/system-programs.js';
 import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
 import { waitUntil } from '../helpers.js';
 import { ensureBuilt, MAIN, plainEnv, runBuilt } from './built-cli.js';
@@ -91,7 +92,7 @@ async function runOnTerminal(
   }
 }
 
-describe('agentwire run on a terminal', () => {
+describe.skipIf(!needsProgram('script', import.meta.url))('agentwire run on a terminal', () => {
   it('asks before write_file and bash: always allows the tool for the run, once allows one call, no denies', async () => {
     fake.script(
       { toolCalls: [{ id: 'toolu_1', name: 'write_file', input: { path: 'a.txt', content: 'one' } }] },

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { needsProgram } from '../fixtures/system-programs.js';
 import { ROOT, readLog, tempDir, waitUntil } from '../helpers.js';
 import { runBuilt } from './built-cli.js';
 import { cli } from './run-cli.js';
@@ -27,6 +28,8 @@ beforeAll(() => {
   // `npm test` builds before the suite; a bare `vitest run` may not have.
   if (!existsSync(MAIN)) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT });
 }, 120_000);
+
+const hasScript = needsProgram('script', import.meta.url);
 
 const QUESTION =
   'MCP server "url-elicitation-server" asks you to open a URL:\r\n' +
@@ -65,23 +68,31 @@ async function callOnTerminal(answer: string): Promise<{ code: number | null; ou
 }
 
 describe('agentwire call with a server that needs URL elicitation', () => {
-  it('on a terminal, shows the URL and retries the call after a yes', async () => {
-    const { code, output } = await callOnTerminal('y');
-    expect(code).toBe(0);
-    // The pseudo-terminal echoes the answer and turns \n into \r\n.
-    expect(output).toBe(`${QUESTION}y\r\nconnected github\r\n`);
-  }, 30_000);
+  it.skipIf(!hasScript)(
+    'on a terminal, shows the URL and retries the call after a yes',
+    async () => {
+      const { code, output } = await callOnTerminal('y');
+      expect(code).toBe(0);
+      // The pseudo-terminal echoes the answer and turns \n into \r\n.
+      expect(output).toBe(`${QUESTION}y\r\nconnected github\r\n`);
+    },
+    30_000,
+  );
 
-  it('on a terminal, a no ends the call with the -32042 error', async () => {
-    const { code, output } = await callOnTerminal('n');
-    expect(code).toBe(3);
-    expect(output).toBe(
-      `${QUESTION}n\r\n` +
-        'error: MCP server "url-elicitation-server": tools/call "connect" failed: URL elicitation required ' +
-        '(-32042): open https://auth.example.test/connect/github\r\n' +
-        'the server needs you to open that URL: open it in a browser, then run the command again\r\n',
-    );
-  }, 30_000);
+  it.skipIf(!hasScript)(
+    'on a terminal, a no ends the call with the -32042 error',
+    async () => {
+      const { code, output } = await callOnTerminal('n');
+      expect(code).toBe(3);
+      expect(output).toBe(
+        `${QUESTION}n\r\n` +
+          'error: MCP server "url-elicitation-server": tools/call "connect" failed: URL elicitation required ' +
+          '(-32042): open https://auth.example.test/connect/github\r\n' +
+          'the server needs you to open that URL: open it in a browser, then run the command again\r\n',
+      );
+    },
+    30_000,
+  );
 
   it('without a terminal, fails at once naming the server and the URL', async () => {
     const result = await cli(['call', '--stdio', SERVER, 'connect', '{"account":"github"}']);

@@ -6,6 +6,7 @@
  * buses reconnect, tell their listeners the lists may have changed, and carry events again; typed errors
  * that never show the URL's password; channel prefixes keep gateways apart; `close()` leaves no connection.
  */
+import { createServer } from 'node:net';
 import { inspect } from 'node:util';
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -284,6 +285,49 @@ describe.skipIf(!hasRedis)('the Redis event bus', () => {
     const reported = errors.length;
     await pause(500);
     expect(errors.length).toBe(reported);
+  });
+
+  it('reports an outage once however many reconnects fail, and its end once', async () => {
+    const own = await startRedis();
+    const errors: Error[] = [];
+    let reconnects = 0;
+    const target = await createRedisEventBus({
+      url: own.url,
+      maxReconnectDelayMs: 50,
+      onError: (error) => errors.push(error),
+      onReconnect: () => {
+        reconnects += 1;
+      },
+    });
+    try {
+      await own.pause();
+      // While Redis is away, its port refuses nothing: a listener there counts the reconnects and drops them.
+      let attempts = 0;
+      const refuser = createServer((socket) => {
+        attempts += 1;
+        socket.destroy();
+      });
+      await new Promise<void>((resolve) => refuser.listen(own.port, '127.0.0.1', resolve));
+      try {
+        await waitUntil(() => attempts >= 6, 10_000, 'reconnects of both connections to fail');
+      } finally {
+        await new Promise((resolve) => refuser.close(resolve));
+      }
+      await own.resume();
+      await waitUntil(() => reconnects === 1, 10_000, 'the bus to say it is back');
+      expect(target.connected).toBe(true);
+      expect(errors.map((error) => error instanceof RedisEventBusError && error.operation)).toEqual([
+        'connection',
+      ]);
+      await own.pause();
+      await waitUntil(() => errors.length === 2, 10_000, 'the second outage reported');
+      await own.resume();
+      await waitUntil(() => reconnects === 2, 10_000, 'the bus back again');
+      expect(errors).toHaveLength(2);
+    } finally {
+      await target.close();
+      await own.stop();
+    }
   });
 
   it('fails to start with a typed error when Redis is not there', async () => {

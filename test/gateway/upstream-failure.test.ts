@@ -3,14 +3,17 @@
  * in the JSON-RPC error's message and data, and none of what the upstream wrote on its stderr, neither in
  * the error nor in the status resource (those lines are the gateway operator's, not its clients').
  */
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCPGateway, STATUS_RESOURCE } from '../../src/gateway/index.js';
 import { MCPCallError, MCPClient, MCPServers } from '../../src/mcp/index.js';
-import { SCRIPTED, waitUntil } from '../helpers.js';
+import { ROOT, SCRIPTED, waitUntil } from '../helpers.js';
 import { TOKEN } from './fleet.js';
 
 // What a crashing server says on its way out: paths, users, hosts, nothing a gateway client should read.
 const STDERR = 'Error: cannot open /srv/private/billing.sqlite as alice@db-internal';
+
+const CONTEXT_SERVER = path.join(ROOT, 'test', 'agent', 'fixtures', 'context-server.mjs');
 
 let gateway: MCPGateway;
 let client: MCPClient;
@@ -21,6 +24,8 @@ beforeAll(async () => {
   servers.add(
     MCPClient.fromStdio({ command: process.execPath, args: ['-e', script, SCRIPTED] }, { name: 'scripted' }),
   );
+  // Its tool `bad` is answered with a JSON-RPC error (-32602 "bad args", with data).
+  servers.add(MCPClient.fromStdio({ command: process.execPath, args: [CONTEXT_SERVER] }, { name: 'ctx' }));
   gateway = new MCPGateway(servers);
   await gateway.start();
   const { url } = await gateway.listen({ bearerToken: TOKEN });
@@ -53,6 +58,20 @@ describe('an upstream that dies mid-call', () => {
     expect(status.error).toEqual({
       kind: 'connection_closed',
       message: 'MCP server "scripted": connection failed: the server exited with code 7',
+    });
+  });
+});
+
+describe("an upstream's JSON-RPC error", () => {
+  it('reaches the client with its own code and message, the code stated once', async () => {
+    const error = await client.callTool('ctx__bad', {}).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(MCPCallError);
+    expect(error).toMatchObject({
+      kind: 'jsonrpc',
+      code: -32602,
+      serverMessage: 'bad args',
+      reason: 'server returned JSON-RPC error -32602: bad args',
+      data: { field: 'x', hint: 'use y' },
     });
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseModelSpec } from '../../src/providers/env.js';
 import { ModelError, modelFromEnv } from '../../src/providers/index.js';
 
 describe('modelFromEnv', () => {
@@ -41,5 +42,29 @@ describe('modelFromEnv', () => {
     expect((error as ModelError).kind).toBe('not_configured');
     expect((error as ModelError).message).toMatch(/^no model provider configured for provider "anthropic"/);
     expect((error as ModelError).message).not.toContain('sk-secret-value');
+  });
+
+  it('refuses an AGENTWIRE_MODEL with blanks inside, stating the grammar', () => {
+    expect(() => modelFromEnv({ OPENAI_API_KEY: 'o', AGENTWIRE_MODEL: 'gpt 4o' })).toThrow(
+      new ModelError(
+        'not_configured',
+        'AGENTWIRE_MODEL expects anthropic:<model-id>, openai:<model-id> or a bare <model-id>, e.g. openai:gpt-4.1 or gpt-4.1',
+      ),
+    );
+  });
+});
+
+describe('parseModelSpec: the one grammar of --model and AGENTWIRE_MODEL', () => {
+  it.each([
+    ['gpt-4o', { provider: undefined, id: 'gpt-4o' }],
+    ['openai:gpt-4o', { provider: 'openai', id: 'gpt-4o' }],
+    ['anthropic:claude-x', { provider: 'anthropic', id: 'claude-x' }],
+    ['  llama3:8b ', { provider: undefined, id: 'llama3:8b' }],
+    ['openai:', { provider: 'openai', id: undefined }],
+    ['', { provider: undefined, id: undefined }],
+    ['gpt 4o', undefined],
+    ['openai:gpt 4o', undefined],
+  ])('%j → %j', (text, expected) => {
+    expect(parseModelSpec(text)).toEqual(expected);
   });
 });

@@ -5,6 +5,7 @@ import type { CommandContext } from '../context.js';
 import { ExitCode } from '../io.js';
 import { addServerOptions, type ServerOptionValues } from '../server-flags.js';
 import { parseToolArgs, readStdin, stdinArgs, typedArgs } from '../tool-args.js';
+import { UsageError } from '../usage-error.js';
 
 interface CallOptions extends ServerOptionValues {
   json?: boolean;
@@ -12,7 +13,8 @@ interface CallOptions extends ServerOptionValues {
 
 /**
  * Registers `call` on the program. The arguments: `key=value` words typed by the tool's input schema, one
- * JSON object, or `-` for a JSON object read from stdin (see tool-args.ts). Prints the result rendered as a model sees it (`renderCallToolResult`;
+ * JSON object, or `-` for a JSON object read from stdin (see tool-args.ts); a required argument left out is
+ * refused (exit 2) unless its schema has a `default`, as a run refuses it (`missingRequired`). Prints the result rendered as a model sees it (`renderCallToolResult`;
  * an object result pretty-printed as JSON), or with `--json` the raw `CallToolResult`. A result with
  * `isError: true` exits 1, its text on stderr (and the raw result on stdout with `--json`). A `--config`
  * server's tools left out by its entry's `allowTools` / `blockTools` cannot be called (exit 2). On a
@@ -37,6 +39,7 @@ export function registerCallCommand(program: Command, context: CommandContext): 
     const { renderCallToolResultText } = await import('../../mcp/index.js');
     const { renderForTerminal, requireTool } = await import('../call-result.js');
     const { callProgress } = await import('../call-progress.js');
+    const { missingRequired } = await import('../../agent/arguments.js');
     const target = await commandTarget(options);
     const given = args.kind === 'stdin' ? stdinArgs(await readStdin(context.io)) : undefined;
     const timeout = target.timeout === undefined ? {} : { timeoutMs: target.timeout };
@@ -46,6 +49,10 @@ export function registerCallCommand(program: Command, context: CommandContext): 
         args.kind === 'pairs'
           ? typedArgs(args.pairs, definition.inputSchema, tool)
           : (given ?? (args.kind === 'object' ? args.value : {}));
+      const missing = missingRequired(input, definition.inputSchema);
+      if (missing.length > 0) {
+        throw new UsageError(`tool "${tool}" needs the argument(s) ${missing.join(', ')}`);
+      }
       // A bar on a terminal for a tool that reports progress; ended before the result or error is printed.
       // Without one, a task-backed call (MCP tasks) reports each status the server gives on its own line.
       const progress = callProgress(context.io);

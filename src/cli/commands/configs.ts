@@ -57,6 +57,12 @@ export function registerConfigsCommand(program: Command, context: CommandContext
         return;
       }
       io.stdout(formatRows(rows));
+      // What `tools` would say to do about an entry that cannot be used (a `${input:ID}` without a value).
+      const { serverHints } = await import('../failure-explanations.js');
+      for (const source of sources) {
+        if (!('config' in source)) continue;
+        for (const { name, error } of source.config.invalid) io.stderr(serverHints(name, error));
+      }
     });
 }
 

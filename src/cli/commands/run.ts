@@ -57,8 +57,8 @@ export function registerRunCommand(program: Command, context: CommandContext): v
     )
     .option('--root <dir>', 'workspace the built-in tools are confined to (default: the current directory)')
     .option(
-      '--model <provider:id>',
-      'anthropic:<model-id> or openai:<model-id> (default: from the environment)',
+      '--model <[provider:]id>',
+      'anthropic:<model-id>, openai:<model-id>, or a bare <model-id> for the provider the environment configures (default: AGENTWIRE_MODEL, then the environment)',
     )
     .option('--max-turns <n>', `model turns before giving up (default ${DEFAULT_MAX_TURNS})`, turnCount)
     .option('--prefix', "prefix every MCP tool's name with its server's name (server__tool)")

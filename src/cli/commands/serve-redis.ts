@@ -27,7 +27,8 @@ export type ServeBus = { kind: 'none' } | { kind: 'bus'; bus: RedisEventBus } | 
  * Opens the Redis event bus when a URL is configured. A failed connect prints one line on stderr
  * (`error: serve: cannot connect to Redis at host:port (<code>)`, or `(Redis answered: <its error reply>)`)
  * and is returned as `failed`; later failures (a dropped connection, a failed publish) print a `warning:`
- * line each and the gateway goes on serving its own listeners.
+ * line each (one per outage, however long it lasts), the end of an outage one `serve: Redis event bus
+ * reconnected …` line, and the gateway goes on serving its own listeners.
  * @throws UsageError when the URL is not a `redis:` / `rediss:` URL (the text is not repeated).
  */
 export async function openServeBus(sources: ServeRedisSources, context: CommandContext): Promise<ServeBus> {
@@ -48,6 +49,8 @@ export async function openServeBus(sources: ServeRedisSources, context: CommandC
       url,
       ...(channelPrefix !== undefined && { channelPrefix }),
       onError: (error) => io.stderr(`warning: serve: ${error.message}\n`),
+      onReconnect: () =>
+        io.stderr(`serve: Redis event bus reconnected (server ${server}, channel ${bus.channel})\n`),
     });
     return { kind: 'bus', bus };
   } catch (error) {

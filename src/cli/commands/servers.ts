@@ -17,6 +17,7 @@ import { formatServerRows, type ServerRow, transportKind } from '../server-statu
 
 interface ServersOptions {
   config: string;
+  input?: string[];
   json?: boolean;
   timeout?: number;
   connectTimeout?: number;
@@ -41,6 +42,12 @@ export function registerServersCommand(program: Command, context: CommandContext
     .requiredOption('--config <file>', 'server configuration file (mcpServers / VS Code servers JSON)')
     .option('--json', 'print the rows as JSON')
     .option(
+      '--input <ID=value>',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's reference syntax, not a JS placeholder.
+      'value of a ${input:ID} in the config (repeatable)',
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
+    .option(
       '--connect-timeout <ms>',
       `bound on connecting to each server, in ms (default ${DEFAULT_CONNECT_TIMEOUT_MS})`,
       positiveInteger,
@@ -51,9 +58,15 @@ export function registerServersCommand(program: Command, context: CommandContext
     .action(async (options: ServersOptions) => {
       // Loaded when the command runs, not when it is registered: `--help` needs none of it.
       const { loadServerConfig } = await import('../../mcp/index.js');
-      const config = await loadServerConfig(options.config);
+      const { parseInputPairs } = await import('../host-configs/inputs.js');
+      const config = await loadServerConfig(options.config, { inputs: parseInputPairs(options.input ?? []) });
       const connectTimeout = options.connectTimeout ?? options.timeout;
-      const enabled = await connectEach(config, connectTimeout, context.io, options.verbose === true);
+      const { rows: enabled, hints } = await connectEach(
+        config,
+        connectTimeout,
+        context.io,
+        options.verbose === true,
+      );
       const invalid = config.invalid.map(
         ({ name, error }): ServerRow => ({
           name,
@@ -70,7 +83,11 @@ export function registerServersCommand(program: Command, context: CommandContext
       );
       const failed = enabled.filter((row) => row.state === 'failed').length;
       if (failed + invalid.length === 0) return;
-      context.io.stderr(`error: ${failureSummary(failed, invalid.length, enabled.length)}\n`);
+      const { serverHints } = await import('../failure-explanations.js');
+      const invalidHints = config.invalid.map(({ name, error }) => serverHints(name, error)).join('');
+      context.io.stderr(
+        `error: ${failureSummary(failed, invalid.length, enabled.length)}\n${hints}${invalidHints}`,
+      );
       context.exit(ExitCode.connection);
     });
 }
@@ -86,7 +103,8 @@ function failureSummary(failed: number, invalid: number, valid: number): string 
 
 /**
  * One row per valid enabled server, in the file's order, each connected under `io.signal` and bounded by
- * `timeout` (ms), its wire traced on stderr with `verbose`. Every server is disconnected before this returns.
+ * `timeout` (ms), its wire traced on stderr with `verbose`, and the `hint:` lines `tools` would print for
+ * the failures (failure-explanations.ts `serverHints`). Every server is disconnected before this returns.
  * @throws MCPCallError kind `aborted` when the signal fires before or while connecting.
  */
 async function connectEach(
@@ -94,9 +112,11 @@ async function connectEach(
   timeout: number | undefined,
   io: CliIo,
   verbose = false,
-): Promise<ServerRow[]> {
+): Promise<{ rows: ServerRow[]; hints: string }> {
   const { configTarget } = await import('../config-targets.js');
   const { withServers } = await import('../with-servers.js');
+  const { checkOAuthOffers } = await import('../auth/stored-login.js');
+  const { serverHints } = await import('../failure-explanations.js');
   // Only the valid entries: the invalid ones have nothing to connect, and their rows come from the config.
   const bound = { ...(timeout === undefined ? {} : { connectTimeout: timeout }), verbose };
   const targets = config.servers.map((entry) => configTarget(entry, bound));
@@ -106,7 +126,11 @@ async function connectEach(
     async (servers, results) => {
       // Read before disconnecting, which forgets the tool lists. Both lists are in the file's order.
       const status = servers.status();
-      return config.servers.map((entry, index) => enabledRow(entry, results[index]!, status[index]!));
+      const rows = config.servers.map((entry, index) => enabledRow(entry, results[index]!, status[index]!));
+      const failures = results.flatMap((result) => (result.ok ? [] : [result.error]));
+      await checkOAuthOffers(failures);
+      const hints = failures.map((error) => serverHints(error.server ?? '', error, targets)).join('');
+      return { rows, hints };
     },
     // Each failure is a row of its own; background warnings are not printed: the rows are the output.
     { failures: 'report', diagnostics: false },

@@ -103,38 +103,69 @@ type OnAbort = () => 'stay' | 'leave' | 'leave after';
 
 /**
  * `pending`, unless `signal` fires first: then a rejection with `aborted()`, at once or (`leave after`)
- * once `pending` has settled. `onAbort` decides, when the signal fires; by default the caller leaves.
+ * once `pending` has settled. `decide` decides, when the signal fires; by default the caller leaves.
  */
 export function untilAborted(
   pending: Promise<void>,
   signal: AbortSignal,
   aborted: () => MCPCallError,
-  onAbort: OnAbort = () => 'leave',
+  decide: OnAbort = () => 'leave',
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let left = false;
     const abort = () => {
-      const choice = onAbort();
+      const choice = decide();
       if (choice === 'stay') return;
       left = true;
       const error = aborted();
       if (choice === 'leave') reject(error);
       else void pending.catch(() => {}).then(() => reject(error));
     };
-    signal.addEventListener('abort', abort, { once: true });
+    const stopWatching = onAbort(signal, abort);
     pending.then(
       () => {
         if (left) return;
-        signal.removeEventListener('abort', abort);
+        stopWatching();
         resolve();
       },
       (error: unknown) => {
         if (left) return;
-        signal.removeEventListener('abort', abort);
+        stopWatching();
         reject(error);
       },
     );
   });
+}
+
+/** The callbacks waiting on each signal, behind the one `abort` listener this module adds to it. */
+const watchers = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Runs `callback` once when `signal` fires, until the returned function is called. However many waits
+ * share one signal (`MCPServers.connectAll` hands its signal to every server's `connect()`), the signal
+ * gets one listener from here: one each would pass Node's limit of 10 per event target at the eleventh
+ * server and print a `MaxListenersExceededWarning` for what is no leak.
+ */
+function onAbort(signal: AbortSignal, callback: () => void): () => void {
+  let callbacks = watchers.get(signal);
+  if (callbacks === undefined) {
+    const created = new Set<() => void>();
+    callbacks = created;
+    watchers.set(signal, created);
+    signal.addEventListener(
+      'abort',
+      () => {
+        watchers.delete(signal);
+        for (const one of [...created]) one();
+      },
+      { once: true },
+    );
+  }
+  const set = callbacks;
+  set.add(callback);
+  return () => {
+    set.delete(callback);
+  };
 }
 
 /** The error of a `connect()` whose caller's `signal` fired: kind `aborted`, `cause` the signal's reason. */

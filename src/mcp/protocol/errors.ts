@@ -91,6 +91,11 @@ export interface MCPCallErrorDetails {
   code?: number | undefined;
   /** JSON-RPC error data (kind `jsonrpc`). */
   data?: unknown;
+  /**
+   * The JSON-RPC error's `message` as the server sent it (kind `jsonrpc`), without this client's words
+   * around it: what a gateway relays to its own client, whose error then states the code once.
+   */
+  serverMessage?: string | undefined;
   /** HTTP status (kind `http`, `session_expired`). */
   status?: number | undefined;
   /** The start of the HTTP response body, at most 512 characters (kind `http`). */
@@ -156,6 +161,8 @@ export class MCPCallError extends MCPError {
   readonly method: string | undefined;
   readonly code: number | undefined;
   readonly data: unknown;
+  /** Kind `jsonrpc`: the error's `message` as the server sent it (see {@link MCPCallErrorDetails}). */
+  readonly serverMessage: string | undefined;
   readonly status: number | undefined;
   readonly body: string | undefined;
   readonly exitCode: number | null | undefined;
@@ -179,6 +186,7 @@ export class MCPCallError extends MCPError {
     this.method = details.method;
     this.code = details.code;
     this.data = details.data;
+    this.serverMessage = details.serverMessage;
     this.status = details.status;
     this.body = details.body;
     this.exitCode = details.exitCode;
@@ -199,6 +207,7 @@ export class MCPCallError extends MCPError {
       method: this.method,
       code: this.code,
       data: this.data,
+      serverMessage: this.serverMessage,
       status: this.status,
       body: this.body,
       exitCode: this.exitCode,

@@ -76,6 +76,7 @@ export function toCallError(error: unknown, context: FailureContext): MCPCallErr
     return make('jsonrpc', `URL elicitation required (-32042): open ${urls}`, context, {
       code: URL_ELICITATION_REQUIRED,
       data: (error as ProtocolError).data,
+      serverMessage: (error as ProtocolError).message,
       cause: error,
     });
   }
@@ -84,6 +85,7 @@ export function toCallError(error: unknown, context: FailureContext): MCPCallErr
     return make('jsonrpc', `server returned JSON-RPC error ${error.code}: ${error.message}`, context, {
       code: error.code,
       data: error.data,
+      serverMessage: error.message,
       cause: error,
     });
   }

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCPClient } from '../../../src/mcp/client/client.js';
 import { MCPCallError, MCPToolError } from '../../../src/mcp/protocol/errors.js';
+import { processesMatching } from '../../fixtures/processes.js';
 import { EVERYTHING_TOOLS, everythingStdio, FILESYSTEM, readLog, scripted, tempDir } from '../../helpers.js';
 
 const open: MCPClient[] = [];
@@ -19,11 +19,7 @@ afterEach(async () => {
 });
 
 function countProcesses(marker: string): number {
-  try {
-    return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).split('\n').filter(Boolean).length;
-  } catch {
-    return 0; // pgrep exits 1 when nothing matches
-  }
+  return processesMatching(marker).length;
 }
 
 describe('MCPClient against server-everything over stdio', () => {

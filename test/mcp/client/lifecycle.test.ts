@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MCPClient, type MCPClientOptions } from '../../../src/mcp/client/client.js';
 import type { MCPClientEvents } from '../../../src/mcp/client/events.js';
 import { MCPCallError } from '../../../src/mcp/protocol/errors.js';
+import { killAllWith } from '../../fixtures/processes.js';
 import { readLog, scripted, tempDir, waitUntil } from '../../helpers.js';
 
 const open: MCPClient[] = [];
@@ -44,7 +44,7 @@ function setup(env: Env = {}, options: MCPClientOptions = {}) {
   server.args = [...(server.args ?? []), marker];
   const client = MCPClient.fromStdio(server, options);
   open.push(client);
-  const kill = () => execFileSync('pkill', ['-KILL', '-f', marker]);
+  const kill = () => killAllWith(marker);
   return { client, log, dir, kill, events: record(client) };
 }
 

@@ -1,5 +1,4 @@
 /** Shared helpers of the stdio transport's tests: fixture paths, a connected SDK client, process checks. */
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -7,6 +6,7 @@ import {
   StdioTransport,
   type StdioTransportOptions,
 } from '../../../../src/mcp/transports/stdio/stdio-transport.js';
+import { alive, processes, processesMatching } from '../../../fixtures/processes.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const FIXTURE = path.join(ROOT, 'test/fixtures/stdio-server.mjs');
@@ -58,31 +58,19 @@ export async function callText(
 
 /** True while `pid` is a running process (zombies, which PID 1 here may never reap, do not count). */
 export function isRunning(pid: number): boolean {
-  try {
-    const state = execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim();
-    return state !== '' && !state.startsWith('Z');
-  } catch {
-    return false; // ps exits 1 when there is no such process
-  }
+  return alive(pid);
 }
 
 /** Running processes (not zombies) whose command line contains `marker`, as "pid command" lines. */
 export function processesWith(marker: string): string[] {
-  const out = execFileSync('ps', ['-e', '-o', 'pid=,stat=,args='], { encoding: 'utf8' });
-  return out
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line.includes(marker) && !line.split(/\s+/)[1]?.startsWith('Z'));
+  return processesMatching(marker).map(({ pid, state, args }) => `${pid} ${state} ${args}`);
 }
 
 /** Running processes (not zombies) in any of the given process groups, as "pid pgid command" lines. */
 export function processesInGroups(groups: ReadonlySet<number>): string[] {
-  const out = execFileSync('ps', ['-e', '-o', 'pid=,pgid=,stat=,args='], { encoding: 'utf8' });
-  return out
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter(([, pgid, stat]) => groups.has(Number(pgid)) && stat !== undefined && !stat.startsWith('Z'))
-    .map((fields) => fields.join(' '));
+  return processes()
+    .filter(({ pgid, state }) => groups.has(pgid) && state !== 'Z')
+    .map(({ pid, pgid, state, args }) => `${pid} ${pgid} ${state} ${args}`);
 }
 
 /** Polls `check` every 20 ms until it holds, or throws naming `what` after `ms`. */
