@@ -11,8 +11,8 @@
 import { sleep } from '../../core/sleep.js';
 import { VERSION } from '../../core/version.js';
 import type { MCPTool } from '../adapter/mcp-tool.js';
+import { MCPOAuthGrantError } from '../auth/grant-error.js';
 import { MCPCallError } from '../protocol/errors.js';
-import { MCPOAuthGrantError } from '../protocol/grant-error.js';
 import type { MCPToolDefinition } from '../protocol/types.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type ResolvedCallOptions } from '../session/call-options.js';
 import { EraVerdicts } from '../session/era-verdict.js';
