@@ -105,6 +105,7 @@ export {
   type MCPReconnectOptions,
   type MCPRequestOptions,
   type MCPSecretSource,
+  type MCPServerCapabilities,
   type MCPServerConfig,
   type MCPServerConnectResult,
   type MCPServerEntry,

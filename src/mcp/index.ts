@@ -88,6 +88,7 @@ export type {
   ImageContent,
   Implementation,
   LoggingLevel,
+  MCPServerCapabilities,
   MCPToolDefinition,
   Progress,
   Prompt,
