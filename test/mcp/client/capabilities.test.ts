@@ -215,7 +215,10 @@ describe.each(ERAS)('a server declaring one capability alone, over stdio (%s)', 
 describe.each(ERAS)('a server declaring only resources, over Streamable HTTP (%s)', (era) => {
   let server: Era2026HttpServer;
   beforeAll(async () => {
-    server = await startEra2026Http({ createServer: () => createCapabilityServer(['resources']) });
+    server = await startEra2026Http({
+      modernOnly: false,
+      createServer: () => createCapabilityServer(['resources']),
+    });
   });
   afterAll(() => server.close());
 
