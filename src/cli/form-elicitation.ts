@@ -16,6 +16,7 @@
  */
 import type { ElicitParams, ElicitResult, ServerRequestContext } from '../mcp/index.js';
 import { type FormField, fieldQuestion, formFields, parseAnswer } from './form-fields.js';
+import type { HeldOutput } from './held-output.js';
 import type { CliIo } from './io.js';
 import { terminalQuestions } from './terminal-questions.js';
 
@@ -29,12 +30,13 @@ export function noTerminalFormLine(server: string, message: string): string {
 
 /**
  * The client option answering form elicitations through `io.askField`; forms are asked one at a time (two
- * tool calls asking at once share one terminal).
+ * tool calls asking at once share one terminal). `output` (`run`'s printer output) is held while one is open.
  */
-export function formElicitationHandler(io: CliIo) {
+export function formElicitationHandler(io: CliIo, output?: HeldOutput) {
   let queue: Promise<unknown> = Promise.resolve();
   return (params: ElicitParams, context: ServerRequestContext): Promise<ElicitResult> => {
-    const asked = queue.then(() => terminalQuestions(io).ask(() => askForm(io, params, context)));
+    const ask = () => terminalQuestions(io).ask(() => askForm(io, params, context));
+    const asked = queue.then(() => (output ? output.hold(ask) : ask()));
     queue = asked.catch(() => undefined);
     return asked;
   };

@@ -42,13 +42,13 @@ export function createClients(
   // URL elicitation is declared where the user can be asked (a terminal). Elsewhere only on 2026-07-28
   // connections, whose handler refuses naming the URL; a 2025-era server's -32042 names it itself (see
   // url-consent.ts and failure.ts). Forms are declared only where they can be answered: on a terminal
-  // (form-elicitation.ts).
+  // (form-elicitation.ts), with the command's own handler when it gives one (`run`: its output held meanwhile).
   const handlers: ClientExtras = io
     ? {
         ...extra,
         onUrlElicitation: urlElicitationHandler(io),
         ...(!io.confirm && { urlElicitationEras: '2026-07-28' as const }),
-        ...(io.askField && { onElicitation: formElicitationHandler(io) }),
+        ...(io.askField && { onElicitation: extra.onElicitation ?? formElicitationHandler(io) }),
       }
     : extra;
   const trace = io && targets.some((target) => target.verbose) ? new WireTrace(io) : undefined;

@@ -7,7 +7,9 @@
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import { needsProgram } from '../fixtures/system-programs.js';
+import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
 import { EVERYTHING, ROOT } from '../helpers.js';
 import { ensureBuilt } from './built-cli.js';
 import { runInTerminal } from './terminal.js';
@@ -19,6 +21,39 @@ const FORM_2026 = `${quote([process.execPath, FIXTURE_2026])} --form`;
 beforeAll(ensureBuilt, 120_000);
 
 describe.skipIf(!needsProgram('tmux', import.meta.url))('a form elicitation on a terminal', () => {
+  const fake = useFakeModelServer(startFakeAnthropic);
+
+  it('run: asks the form of a tool the model calls, below its call line', async () => {
+    fake.script(
+      { toolCalls: [{ id: 'toolu_1', name: 'confirm', input: { action: 'deploy' } }] },
+      { text: 'Done.' },
+    );
+    const env = {
+      ANTHROPIC_API_KEY: 'sk-ant-test',
+      ANTHROPIC_BASE_URL: fake.baseURL,
+      AGENTWIRE_MODEL: 'anthropic:claude-test',
+      NO_COLOR: '1',
+    };
+    const run = await runInTerminal(['run', 'Deploy.', '--yes', '--stdio', FORM_2026], env, 60_000, true, [
+      { after: 'Confirm (required, y/n)', keys: ['y', 'Enter'] },
+    ]);
+    expect(run.code).toBe(0);
+    const screen = (run.screen ?? '').replace(/\(\d+ ms\)/g, '(N ms)');
+    expect(screen).toBe(
+      [
+        '▸ confirm [stdio-server] {"action":"deploy"}',
+        "  … confirm 1 Fulfilling input required by 'tools/call' (round 1)",
+        'MCP server "stdio-server" asks: Confirm deploy?',
+        '(Enter keeps the default; Ctrl-C declines)',
+        'Confirm (required, y/n)',
+        '> y',
+        '  ✓ confirm (N ms) confirmed deploy',
+        'Done.',
+        '',
+      ].join('\n'),
+    );
+  }, 90_000);
+
   it("asks the 2026-07-28 fixture's form field by field, re-asks a refused answer, and sends it", async () => {
     const run = await runInTerminal(['call', 'profile', '--stdio', FORM_2026], {}, 60_000, true, [
       { after: 'Email: Where we write to you', keys: ['not-an-email', 'Enter'] },
