@@ -205,8 +205,9 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /**
    * Connects: `initialize` handshake (MCP spec 2025-11-25, "Lifecycle > Initialization"), then `tools/list`
-   * through every page. Idempotent; concurrent calls share one attempt; a failure after the handshake
-   * closes what was opened. Emits `connected`.
+   * through every page when the server declares `tools` (none otherwise: its tool list is empty).
+   * Idempotent; concurrent calls share one attempt; a failure after the handshake closes what was opened.
+   * Emits `connected`.
    *
    * `options.signal` stops this caller's wait: the call rejects with `MCPCallError` kind `aborted` (method
    * `connect`, `cause` the signal's reason). When no other caller waits for the attempt (every concurrent
@@ -306,7 +307,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /**
    * Re-runs discovery (`tools/list`, every page, never from the response cache: see the `cache` option) and
-   * returns the refreshed list. Emits `toolsChanged` when it differs. Concurrent calls share one refresh.
+   * returns the refreshed list; `[]`, without a request, when the server does not declare `tools`. Emits
+   * `toolsChanged` when it differs. Concurrent calls share one refresh.
    * @throws MCPCallError
    */
   refreshTools(): Promise<MCPTool[]> {
