@@ -6,7 +6,7 @@
  * with kind `unsupported` naming the capability, and nothing gated reaches the server.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ import {
   FEATURES,
 } from '../../fixtures/capabilities/server.mjs';
 import { type Era2026HttpServer, startEra2026Http } from '../../fixtures/era2026/http-server.js';
-import { ROOT } from '../../helpers.js';
+import { ROOT, readLog } from '../../helpers.js';
 
 const STDIO = path.join(ROOT, 'test/fixtures/capabilities/stdio.mjs');
 const ERAS = ['2025-11-25', '2026-07-28'] as const;
@@ -54,20 +54,6 @@ function stdioClient(declared: readonly string[], options: MCPClientOptions = {}
   const client = MCPClient.fromStdio({ command: process.execPath, args }, { name: 'caps', ...options });
   open.push(client);
   return { client, log };
-}
-
-/** The JSON-RPC messages the fixture received, in order. */
-function received(log: string): { method?: string; params?: Record<string, unknown> }[] {
-  let text = '';
-  try {
-    text = readFileSync(log, 'utf8');
-  } catch {
-    return [];
-  }
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line));
 }
 
 /** The gated requests among `messages`, in order. */
@@ -163,7 +149,7 @@ describe.each(ERAS)('a server declaring one capability alone, over stdio (%s)', 
       await client.connect();
       expect(client.getProtocolVersion()).toBe(era);
       expect(await outcomes(client)).toEqual({ ...NOTHING, ...OFFERED[feature] });
-      expect(gated(received(log))).toEqual(expectedRequests(feature, era));
+      expect(gated(readLog(log))).toEqual(expectedRequests(feature, era));
     },
   );
 
@@ -172,14 +158,14 @@ describe.each(ERAS)('a server declaring one capability alone, over stdio (%s)', 
     await client.connect();
     expect(client.getServerCapabilities()).toEqual({});
     expect(await outcomes(client)).toEqual(NOTHING);
-    expect(gated(received(log))).toEqual([]);
+    expect(gated(readLog(log))).toEqual([]);
   });
 
   it('connects with the logLevel option to a server without logging, sending no level', async () => {
     const { client, log } = stdioClient(['resources'], { protocolVersion: era, logLevel: 'debug' });
     await client.connect();
     expect(await client.listResources()).toHaveLength(1);
-    const messages = received(log);
+    const messages = readLog(log);
     expect(gated(messages)).toEqual(['resources/list']);
     // Nor in 2026-07-28's `_meta` (MCP spec 2026-07-28, "Utilities > Logging").
     expect(messages.some((message) => JSON.stringify(message).includes('logLevel'))).toBe(false);
@@ -192,7 +178,7 @@ describe.each(ERAS)('a server declaring one capability alone, over stdio (%s)', 
     });
     await client.connect();
     await client.listResources();
-    const messages = received(log);
+    const messages = readLog(log);
     if (era === '2025-11-25') {
       expect(gated(messages)).toEqual(['logging/setLevel', 'resources/list']);
     } else {
