@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MCPClient } from '../../../src/mcp/client/client.js';
 import type { MCPClientLogEntry } from '../../../src/mcp/client/events.js';
 import { HttpFixture, initializeResult, respondJson, textResult } from '../../fixtures/http-server.js';
-import { readLog, scripted } from '../../helpers.js';
+import { ROOT, readLog, scripted } from '../../helpers.js';
 
 const open: MCPClient[] = [];
 const cleanups: (() => unknown)[] = [];
@@ -21,6 +21,8 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((client) => client.disconnect()));
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
+
+const RAW_2026 = path.join(ROOT, 'test/fixtures/era2026/raw-server.mjs');
 
 const tool = (name: string, inputSchema: unknown = { type: 'object' }) => ({ name, inputSchema });
 
@@ -66,6 +68,45 @@ describe('list cursors as servers send them (2025 era)', () => {
     expect(client.getProtocolVersion()).toBe('2025-11-25');
     expect(client.getTools().map((t) => t.name)).toEqual(['a', 'b', 'c', 'd']);
     expect(listCursors(log)).toEqual([null, '2']);
+  });
+});
+
+/**
+ * In 2026-07-28 the SDK's result decoder checks a `tools/list` result against its own schema before agentwire
+ * reads it, and refuses the whole list for a `null` cursor or one unusable tool: these two fail until list
+ * results reach agentwire's checks first (the connection's inbound routing).
+ */
+describe('lenient lists in 2026-07-28 (not yet: the SDK decodes them first)', () => {
+  const raw = (env: Record<string, string>) => {
+    const log = path.join(tmpdir(), `agentwire-lenient-${randomUUID()}.jsonl`);
+    cleanups.push(() => rmSync(log, { force: true }));
+    const server = { command: process.execPath, args: [RAW_2026], env: { ...env, RAW_LOG: log } };
+    const client = MCPClient.fromStdio(server, { name: 'raw', protocolVersion: '2026-07-28' });
+    open.push(client);
+    return { client, log };
+  };
+
+  it.fails('follows an empty-string cursor and ends the list at nextCursor: null', async () => {
+    const { client, log } = raw({ RAW_PAGES: '1' });
+    await client.connect();
+    expect(client.getTools().map((t) => t.name)).toEqual([
+      'ask_sampling',
+      'bad_method',
+      'odd_type',
+      'no_type',
+    ]);
+    expect(listCursors(log)).toEqual([null, '']);
+  });
+
+  it.fails('leaves out a tool whose inputSchema is null, keeping the others', async () => {
+    const { client } = raw({ RAW_BAD_TOOL: '1' });
+    await client.connect();
+    expect(client.getTools().map((t) => t.name)).toEqual([
+      'ask_sampling',
+      'bad_method',
+      'odd_type',
+      'no_type',
+    ]);
   });
 });
 
