@@ -107,6 +107,7 @@ export {
   type MCPReconnectOptions,
   type MCPRequestOptions,
   type MCPSecretSource,
+  type MCPServerCapabilities,
   type MCPServerConfig,
   type MCPServerConnectResult,
   type MCPServerEntry,

@@ -25,21 +25,32 @@ const layerOf = (file: string) => (file.includes('/') ? file.split('/')[0]! : '.
 
 /**
  * The rooms of `mcp/`, lowest first, and what each may import (besides itself and `core/`): wire types and
- * errors at the bottom, then configuration (which knows no client), transports (which know no session),
- * the session, the tool adapter, the client, and `MCPServers` over clients. `index.ts` is the public face.
+ * errors at the bottom, the authorization grants' configuration and errors over them, then configuration
+ * (which knows no client), transports (which know no session), the session, the tool adapter, the client,
+ * and `MCPServers` over clients. `index.ts` is the public face.
  */
 const MCP_ALLOWED: Record<string, string[]> = {
   protocol: [],
-  config: ['protocol'],
+  auth: ['protocol'],
+  config: ['protocol', 'auth'],
   'transports/json': ['protocol'],
   transports: ['protocol'],
   'transports/stdio': ['protocol', 'transports', 'transports/json'],
-  'transports/http': ['protocol', 'transports', 'transports/json'],
-  session: ['protocol', 'transports'],
+  'transports/http': ['protocol', 'auth', 'transports', 'transports/json'],
+  session: ['protocol', 'auth', 'transports'],
   adapter: ['protocol', 'session'],
-  client: ['protocol', 'config', 'transports', 'transports/stdio', 'transports/http', 'session', 'adapter'],
+  client: [
+    'protocol',
+    'auth',
+    'config',
+    'transports',
+    'transports/stdio',
+    'transports/http',
+    'session',
+    'adapter',
+  ],
   servers: ['protocol', 'config', 'session', 'adapter', 'client'],
-  '.': ['protocol', 'config', 'transports/http', 'session', 'adapter', 'client', 'servers'],
+  '.': ['protocol', 'auth', 'config', 'transports/http', 'session', 'adapter', 'client', 'servers'],
 };
 
 /** The room of a file under `mcp/`: its folder below `mcp/` (`transports/http`, `client`, `.`). */

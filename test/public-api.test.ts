@@ -155,6 +155,7 @@ describe('public API', () => {
         'ImageContent',
         'Implementation',
         'LoggingLevel',
+        'MCPServerCapabilities',
         'MCPToolDefinition',
         'Progress',
         'Prompt',

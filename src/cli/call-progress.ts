@@ -6,9 +6,12 @@
  *
  *     ████████████████████████████████████████ 3/3 Operation progress
  *
- * Without a `total`, the line is `progress <n>` and the message.
+ * Without a `total`, the line is `progress <n>` and the message. While a server's question is open on the
+ * terminal (a form), the line drawn is ended where it is and nothing is drawn; the next report after the
+ * question starts a new line (terminal-questions.ts).
  */
 import { type CliIo, singleLine } from './io.js';
+import { terminalQuestions } from './terminal-questions.js';
 
 /** One progress report of a call (MCP `notifications/progress` params, minus the token). */
 export interface CallProgressReport {
@@ -27,10 +30,14 @@ export function callProgress(
   const stream = io.terminal;
   if (!stream) return undefined;
   type Bar = import('cli-progress').SingleBar;
-  let bar: Promise<Bar> | undefined;
+  let bar: Promise<Bar | undefined> | undefined;
+  /** The bar drawn now, once created; reports update it, unless a question made it step aside. */
+  let drawn: Bar | undefined;
   let last = Promise.resolve();
-  const start = async (report: CallProgressReport): Promise<Bar> => {
+  // A bar that a question made step aside before it was drawn is never drawn (`bar` moved on).
+  const start = async (report: CallProgressReport, self: () => unknown): Promise<Bar | undefined> => {
     const { default: progress } = await import('cli-progress');
+    if (self() !== bar) return undefined;
     const known = report.total !== undefined && report.total > 0;
     const created = new progress.SingleBar({
       stream,
@@ -43,25 +50,40 @@ export function callProgress(
       linewrap: false,
     });
     created.start(known ? (report.total ?? 0) : 0, report.progress, { message: messageOf(report) });
+    drawn = created;
     return created;
   };
+  const questions = terminalQuestions(io);
+  const forget = questions.draw({
+    pause: () => {
+      drawn?.stop();
+      drawn = undefined;
+      bar = undefined;
+    },
+  });
   return {
     onprogress: (report) => {
+      if (questions.asking) return;
       // Reports are drawn in order, the first one once the library is loaded.
-      bar ??= start(report);
+      if (bar === undefined) {
+        const created: Promise<Bar | undefined> = start(report, () => created);
+        bar = created;
+      }
+      const current = bar;
       last = last
-        .then(() => bar)
-        .then((current) => {
-          if (current === undefined) return;
-          if (report.total !== undefined && report.total > 0) current.setTotal(report.total);
-          current.update(report.progress, { message: messageOf(report) });
+        .then(() => current)
+        .then((shown) => {
+          if (shown === undefined || shown !== drawn) return;
+          if (report.total !== undefined && report.total > 0) shown.setTotal(report.total);
+          shown.update(report.progress, { message: messageOf(report) });
         })
         .catch(() => undefined);
     },
     stop: async () => {
+      forget();
       await last;
-      const current = await bar?.catch(() => undefined);
-      current?.stop();
+      drawn?.stop();
+      drawn = undefined;
     },
   };
 }

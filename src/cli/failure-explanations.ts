@@ -63,6 +63,9 @@ export function explainedLine(error: unknown): string | undefined {
       'metadata (RFC 9728) at all\n'
     );
   }
+  if (asksForForm(error)) {
+    return `error: ${where}: the server asks for input through a form, and there is no terminal to answer it: run the command on a terminal\n`;
+  }
   if (hasCode(error, 'ERR_SSL_WRONG_VERSION_NUMBER')) {
     return `error: ${where}: the server does not speak TLS on that port: is it a plain http:// server?\n`;
   }
@@ -80,6 +83,22 @@ export function spawnHint(error: unknown, targets: readonly ServerTarget[]): str
   const [program, ...rest] = words;
   return `hint: "command" holds a whole command line: put "${program}" in "command" and ${JSON.stringify(rest)} in "args"\n`;
 }
+
+/**
+ * Whether the server refused for want of the form-elicitation capability, which the CLI declares only on a
+ * terminal (form-elicitation.ts): a 2026-07-28 -32021 whose `requiredCapabilities` name `elicitation`, or
+ * an `elicitation/create` input request no handler answers.
+ */
+function asksForForm(error: MCPCallError): boolean {
+  if (error.kind === 'input_required') return error.inputMethod === 'elicitation/create';
+  if (error.kind !== 'jsonrpc' || error.code !== MISSING_CLIENT_CAPABILITY) return false;
+  const required = (error.data as { requiredCapabilities?: { elicitation?: unknown } } | undefined)
+    ?.requiredCapabilities;
+  return required?.elicitation !== undefined;
+}
+
+/** JSON-RPC code of a missing client capability (MCP spec 2026-07-28, "Error Codes"). */
+const MISSING_CLIENT_CAPABILITY = -32021;
 
 function isHtml(body: string | undefined): boolean {
   return body !== undefined && /^\s*<(!doctype html|html)\b/i.test(body);

@@ -33,6 +33,12 @@ export interface CliIo {
    * set only when there is a terminal, like `confirm`. Without it, what needs an answer is refused.
    */
   ask?(question: string, signal?: AbortSignal): Promise<string>;
+  /**
+   * Asks one field of a form elicitation: writes `question` (as is) and resolves with the line answered, or
+   * `null` when the user pressed Ctrl-C or input ended (the form is then declined; Ctrl-C here does not
+   * interrupt the command). Set only when there is a terminal, like `ask`.
+   */
+  askField?(question: string, signal?: AbortSignal): Promise<string | null>;
 }
 
 /**

@@ -16,7 +16,7 @@ import { text } from 'node:stream/consumers';
 import { colorWanted, paint, paintStderr } from './colors.js';
 import { ExitCode } from './io.js';
 import { runCli } from './program.js';
-import { askOnTerminal } from './terminal-ask.js';
+import { askFieldOnTerminal, askOnTerminal } from './terminal-ask.js';
 import { confirmOnTerminal } from './url-consent.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -45,7 +45,8 @@ const code = await runCli(process.argv.slice(2), {
   stdin: () => text(process.stdin),
   signal: interrupt.signal,
   ...(process.stderr.isTTY && { terminal: process.stderr }),
-  ...(process.stdin.isTTY && process.stderr.isTTY && { confirm: confirmOnTerminal, ask: askOnTerminal }),
+  ...(process.stdin.isTTY &&
+    process.stderr.isTTY && { confirm: confirmOnTerminal, ask: askOnTerminal, askField: askFieldOnTerminal }),
 });
 process.exitCode = readerGone ? ExitCode.ok : code;
 for (const signal of SIGNALS) process.off(signal, onSignal);

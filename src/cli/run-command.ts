@@ -7,6 +7,7 @@ import { Agent, AgentAbortError, AgentError, samplingHandler } from '../agent/in
 import type { ImageOptions } from '../providers/index.js';
 import { commandTargets } from './config-targets.js';
 import type { CommandContext } from './context.js';
+import { formElicitationHandler } from './form-elicitation.js';
 import { HeldOutput } from './held-output.js';
 import { cliModelError, modelBaseUrl } from './model-errors.js';
 import { builtinTools, runModel } from './run-options.js';
@@ -85,8 +86,10 @@ export async function runAgentCommand(prompt: string, options: RunCommandOptions
     : new RunPrinter(output.io);
   const { signal } = context.io;
   // Servers may ask the run's model for completions (sampling/createMessage), as with Agent.withMcpServer*.
+  // A server's form is asked on the terminal with the run's lines held meanwhile (form-elicitation.ts).
   const clientOptions = {
     onSampling: samplingHandler(model),
+    ...(context.io.askField && { onElicitation: formElicitationHandler(context.io, output) }),
     ...(options.maxConcurrentCalls !== undefined && { maxConcurrentCalls: options.maxConcurrentCalls }),
   };
   await withServers(

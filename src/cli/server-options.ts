@@ -123,12 +123,17 @@ export function serverTargets(values: ServerListOptionValues): ServerTarget[] {
 
 /**
  * Client options a command adds to every server it starts (`run`: answering sampling with its model and
- * `--max-concurrent-calls`; on a terminal: the URL-elicitation consent), and `stderr`, which receives each line a stdio server writes to
+ * `--max-concurrent-calls`; on a terminal: the URL-elicitation consent and the forms), and `stderr`, which receives each line a stdio server writes to
  * its stderr (HTTP servers have none).
  */
 export type ClientExtras = Pick<
   MCPClientOptions,
-  'onSampling' | 'onUrlElicitation' | 'urlElicitationEras' | 'maxConcurrentCalls' | 'onWireMessage'
+  | 'onSampling'
+  | 'onElicitation'
+  | 'onUrlElicitation'
+  | 'urlElicitationEras'
+  | 'maxConcurrentCalls'
+  | 'onWireMessage'
 > & {
   stderr?: (line: string) => void;
 };

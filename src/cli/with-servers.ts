@@ -15,6 +15,7 @@ import { checkOAuthOffers } from './auth/stored-login.js';
 import { reportDiagnostics } from './diagnostics.js';
 import { stderrLines } from './failure.js';
 import { explainedLine, spawnHint } from './failure-explanations.js';
+import { formElicitationHandler } from './form-elicitation.js';
 import type { CliIo, ExitCodeValue } from './io.js';
 import { ReportedFailure } from './reported-failure.js';
 import { describeRunFailure } from './run-failure.js';
@@ -40,12 +41,14 @@ export function createClients(
   const taken = new Set(targets.flatMap((target) => (target.kind === 'config' ? [target.entry.name] : [])));
   // URL elicitation is declared where the user can be asked (a terminal). Elsewhere only on 2026-07-28
   // connections, whose handler refuses naming the URL; a 2025-era server's -32042 names it itself (see
-  // url-consent.ts and failure.ts).
+  // url-consent.ts and failure.ts). Forms are declared only where they can be answered: on a terminal
+  // (form-elicitation.ts), with the command's own handler when it gives one (`run`: its output held meanwhile).
   const handlers: ClientExtras = io
     ? {
         ...extra,
         onUrlElicitation: urlElicitationHandler(io),
         ...(!io.confirm && { urlElicitationEras: '2026-07-28' as const }),
+        ...(io.askField && { onElicitation: extra.onElicitation ?? formElicitationHandler(io) }),
       }
     : extra;
   const trace = io && targets.some((target) => target.verbose) ? new WireTrace(io) : undefined;

@@ -10,6 +10,27 @@ export {
 } from './adapter/content.js';
 export { MCPTool } from './adapter/mcp-tool.js';
 export type { MCPFormatResultContext } from './adapter/present-result.js';
+export {
+  MCPAuthConfigError,
+  type MCPAuthConfigErrorDetails,
+  type MCPAuthConfigProblem,
+} from './auth/auth-config-error.js';
+// Authorization without a browser: client credentials, JWT bearer (workload identity), enterprise-managed.
+export type {
+  MCPClientCredentialsAuth,
+  MCPEnterpriseAuth,
+  MCPEnterpriseIdp,
+  MCPGrantContext,
+  MCPHttpAuth,
+  MCPJwtBearerAuth,
+  MCPSecretSource,
+  MCPTokenEndpointAuthMethod,
+} from './auth/auth-grant.js';
+export {
+  MCPOAuthGrantError,
+  type MCPOAuthGrantErrorDetails,
+  type MCPOAuthGrantType,
+} from './auth/grant-error.js';
 export { MCPClient } from './client/client.js';
 export type { MCPCompleteParams, MCPCompletion } from './client/completion.js';
 export type { MCPConnectOptions } from './client/connect-attempt.js';
@@ -40,22 +61,6 @@ export {
 export type { MCPDpopOption, MCPHttpServer, MCPStdioServer } from './config/server-spec.js';
 export { type MCPToolFilter, toolFilter } from './config/tool-filter.js';
 export {
-  MCPAuthConfigError,
-  type MCPAuthConfigErrorDetails,
-  type MCPAuthConfigProblem,
-} from './protocol/auth-config-error.js';
-// Authorization without a browser: client credentials, JWT bearer (workload identity), enterprise-managed.
-export type {
-  MCPClientCredentialsAuth,
-  MCPEnterpriseAuth,
-  MCPEnterpriseIdp,
-  MCPGrantContext,
-  MCPHttpAuth,
-  MCPJwtBearerAuth,
-  MCPSecretSource,
-  MCPTokenEndpointAuthMethod,
-} from './protocol/auth-grant.js';
-export {
   MCPCallError,
   type MCPCallErrorChanges,
   type MCPCallErrorDetails,
@@ -67,11 +72,6 @@ export {
   type MCPServerUrlProblem,
   MCPToolError,
 } from './protocol/errors.js';
-export {
-  MCPOAuthGrantError,
-  type MCPOAuthGrantErrorDetails,
-  type MCPOAuthGrantType,
-} from './protocol/grant-error.js';
 export type { MCPTask, MCPTaskStatus, MCPTaskSupport } from './protocol/tasks.js';
 export type {
   Annotations,
@@ -88,6 +88,7 @@ export type {
   ImageContent,
   Implementation,
   LoggingLevel,
+  MCPServerCapabilities,
   MCPToolDefinition,
   Progress,
   Prompt,

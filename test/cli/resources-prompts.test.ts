@@ -11,6 +11,8 @@ import { EVERYTHING } from './run-cli.js';
 
 beforeAll(ensureBuilt, 120_000);
 
+const CAPABILITIES = path.join(ROOT, 'test/fixtures/capabilities/stdio.mjs');
+
 const DOCS = [
   'architecture',
   'extension',
@@ -105,14 +107,44 @@ describe('agentwire resources', () => {
     );
   });
 
-  it('exits 3 with the JSON-RPC error of a server without resources', async () => {
+  it('says a server without resources offers none, asking it nothing, and exits 0', async () => {
     const run = await runBuilt(['resources', 'list', '--stdio', `${process.execPath} ${SCRIPTED}`]);
-    expect(run).toEqual({
-      code: 3,
-      stdout: '',
-      stderr:
-        'error: MCP server "scripted-server": resources/list failed: server returned JSON-RPC error -32601: ' +
-        'Method not found: resources/list\n',
+    expect(run).toEqual({ code: 0, stdout: 'server "scripted-server" offers no resources\n', stderr: '' });
+  });
+});
+
+describe('a server that does not offer what a command asks for (capability fixture, tools only)', () => {
+  const toolsOnly = ['--stdio', `${process.execPath} ${CAPABILITIES} --declare=tools`];
+  const resourcesOnly = ['--stdio', `${process.execPath} ${CAPABILITIES} --declare=resources`];
+
+  it.each([
+    [['resources', 'list'], 'resources'],
+    [['resources', 'templates'], 'resources'],
+    [['resources', 'read', 'fixture://doc'], 'resources'],
+    [['prompts', 'list'], 'prompts'],
+    [['prompts', 'get', 'hello'], 'prompts'],
+    [['complete', '--prompt', 'hello', 'name'], 'completions'],
+  ])('%j says the server offers no %s and exits 0', async (command, what) => {
+    expect(await runBuilt([...command, ...toolsOnly])).toEqual({
+      code: 0,
+      stdout: `server "stdio" offers no ${what}\n`,
+      stderr: '',
+    });
+  });
+
+  it('prints [] for a list with --json, and the line on stderr', async () => {
+    expect(await runBuilt(['prompts', 'list', '--json', ...toolsOnly])).toEqual({
+      code: 0,
+      stdout: '[]\n',
+      stderr: 'server "stdio" offers no prompts\n',
+    });
+  });
+
+  it('says a server without tools offers none', async () => {
+    expect(await runBuilt(['tools', ...resourcesOnly])).toEqual({
+      code: 0,
+      stdout: 'server "stdio" offers no tools\n',
+      stderr: '',
     });
   });
 });

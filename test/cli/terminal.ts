@@ -21,9 +21,16 @@ export interface TerminalRun {
   screen?: string;
 }
 
+/** Keys typed once the terminal shows `after` (past where the step before it found its text). */
+export interface TerminalKeys {
+  after: string;
+  /** tmux `send-keys` words: text is typed as is; `Enter`, `C-c`, `C-d` are keys. */
+  keys: string[];
+}
+
 /**
  * Runs `agentwire <args>` with stdin, stdout and stderr on a pseudo-terminal, in an environment of only
- * `PATH`, `HOME`, `TERM=xterm-256color` and `env`.
+ * `PATH`, `HOME`, `TERM=xterm-256color` and `env`; `typing` is typed into it step by step, as a person would.
  * @throws when tmux is not installed (`apt-get install tmux`), or the CLI does not end within `ms`.
  */
 export async function runInTerminal(
@@ -31,6 +38,7 @@ export async function runInTerminal(
   env: Record<string, string> = {},
   ms = 30_000,
   withScreen = false,
+  typing: readonly TerminalKeys[] = [],
 ): Promise<TerminalRun> {
   const dir = tempDir('agentwire-tty-');
   const socket = `agentwire-${randomUUID()}`;
@@ -61,6 +69,16 @@ export async function runInTerminal(
     tmux('pipe-pane', '-t', 'cli', '-o', `cat >> ${quote([log])}`);
     writeFileSync(gate, '');
     const read = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+    let seen = 0;
+    for (const step of typing) {
+      await waitUntil(
+        () => read().indexOf(step.after, seen) !== -1,
+        ms,
+        `the terminal to show ${step.after}`,
+      );
+      seen = read().indexOf(step.after, seen) + step.after.length;
+      tmux('send-keys', '-t', 'cli', ...step.keys);
+    }
     await waitUntil(() => /\[exit \d+\]/.test(read()), ms, 'the CLI to end in the terminal');
     const text = read();
     const end = text.lastIndexOf('[exit ');

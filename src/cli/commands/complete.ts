@@ -5,7 +5,6 @@
  */
 import type { Command } from 'commander';
 import type { MCPCompleteParams } from '../../mcp/index.js';
-import { serverWork } from '../command-runtime.js';
 import type { CommandContext } from '../context.js';
 import { toJson } from '../io.js';
 import { addServerOptions, type ServerOptionValues } from '../server-flags.js';
@@ -22,8 +21,9 @@ interface CompleteOptions extends ServerOptionValues {
 /**
  * Registers `complete` on the program. Prints the suggested values one per line (`(no suggestions)` for
  * none), and when the server has more than it sent, `(<n> of <total>)` or `(more available)` on stderr;
- * `--json`: the `completion` object (`values`, `total`, `hasMore`). A server without the completions
- * capability fails with its JSON-RPC error (exit 3).
+ * `--json`: the `completion` object (`values`, `total`, `hasMore`). Of a server that does not declare
+ * `completions`, nothing is asked: it says `server "<name>" offers no completions` (exit 0; with `--json`, on
+ * stderr).
  */
 export function registerCompleteCommand(program: Command, context: CommandContext): void {
   const command = program
@@ -42,11 +42,12 @@ export function registerCompleteCommand(program: Command, context: CommandContex
     .option('--json', 'print the completion (values, total, hasMore) as JSON');
   addServerOptions(command).action(async (argument: string, value: string, options: CompleteOptions) => {
     const params = completeParams(argument, value, options);
-    const { commandTarget, withServer, requestOptions } = await serverWork();
-    const target = await commandTarget(options);
-    const completion = await withServer(target, context.io, (client) =>
-      client.complete(params, requestOptions(target, context.io)),
+    const { requestOffered, sayOffersNone } = await import('../offered.js');
+    const offered = await requestOffered(options, context.io, 'completions', (client, request) =>
+      client.complete(params, request),
     );
+    if ('server' in offered) return sayOffersNone(context.io, offered.server, 'completions', options);
+    const completion = offered.value;
     if (options.json) {
       context.io.stdout(toJson(completion));
       return;

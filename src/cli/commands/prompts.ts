@@ -3,7 +3,6 @@
  * Features > Prompts"), for people (default) or scripts (`--json`: the server's own objects).
  */
 import type { Command } from 'commander';
-import { requestServer } from '../command-runtime.js';
 import type { CommandContext } from '../context.js';
 import { toJson } from '../io.js';
 import { addServerOptions, type ServerOptionValues } from '../server-flags.js';
@@ -16,8 +15,9 @@ interface PromptsOptions extends ServerOptionValues {
 /**
  * Registers `prompts` and its subcommands on the program. `list` reads every page; `get` fills the prompt
  * with `key=value` arguments (prompt arguments are strings: MCP spec 2025-11-25, "Prompts",
- * `arguments`) and prints each message as `<role>: <content>`. A server without prompts fails with its
- * JSON-RPC error (exit 3).
+ * `arguments`) and prints each message as `<role>: <content>`. Of a server that does not declare `prompts`,
+ * nothing is asked: each says `server "<name>" offers no prompts` (exit 0; with `--json` on stderr, and `[]`
+ * on stdout for the list).
  */
 export function registerPromptsCommand(program: Command, context: CommandContext): void {
   const prompts = program.command('prompts').description("list and fill a server's prompts");
@@ -28,8 +28,13 @@ export function registerPromptsCommand(program: Command, context: CommandContext
     .option('--json', 'print them as JSON');
   addServerOptions(list).action(async (options: PromptsOptions) => {
     const { formatPrompts } = await import('../resource-output.js');
-    const items = await requestServer(options, context.io, (client, request) => client.listPrompts(request));
-    context.io.stdout(options.json ? toJson(items) : formatPrompts(items));
+    const { requestOffered, sayOffersNone } = await import('../offered.js');
+    const items = await requestOffered(options, context.io, 'prompts', (client, request) =>
+      client.listPrompts(request),
+    );
+    if ('server' in items)
+      return sayOffersNone(context.io, items.server, 'prompts', { ...options, empty: [] });
+    context.io.stdout(options.json ? toJson(items.value) : formatPrompts(items.value));
   });
 
   const get = prompts
@@ -41,9 +46,11 @@ export function registerPromptsCommand(program: Command, context: CommandContext
   addServerOptions(get).action(async (name: string, words: string[], options: PromptsOptions) => {
     const args = Object.fromEntries(parsePairs(words, 'the prompt arguments'));
     const { formatPromptMessages } = await import('../resource-output.js');
-    const result = await requestServer(options, context.io, (client, request) =>
+    const { requestOffered, sayOffersNone } = await import('../offered.js');
+    const result = await requestOffered(options, context.io, 'prompts', (client, request) =>
       client.getPrompt(name, args, request),
     );
-    context.io.stdout(options.json ? toJson(result) : formatPromptMessages(result));
+    if ('server' in result) return sayOffersNone(context.io, result.server, 'prompts', options);
+    context.io.stdout(options.json ? toJson(result.value) : formatPromptMessages(result.value));
   });
 }

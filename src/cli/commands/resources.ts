@@ -3,7 +3,6 @@
  * Features > Resources"), for people (default) or scripts (`--json`: the server's own objects).
  */
 import type { Command } from 'commander';
-import { requestServer } from '../command-runtime.js';
 import type { CommandContext } from '../context.js';
 import { toJson } from '../io.js';
 import { addServerOptions, type ServerOptionValues } from '../server-flags.js';
@@ -15,8 +14,9 @@ interface ResourcesOptions extends ServerOptionValues {
 /**
  * Registers `resources` and its subcommands on the program. `list` and `templates` read every page;
  * `read` prints each text content as it is and each blob as a placeholder with its size (`--json`: the
- * `resources/read` result, blobs base64 as sent). A server without resources fails with its JSON-RPC
- * error (exit 3).
+ * `resources/read` result, blobs base64 as sent). Of a server that does not declare `resources`, nothing is
+ * asked: each says `server "<name>" offers no resources` (exit 0; with `--json` on stderr, and `[]` on stdout
+ * for the lists).
  */
 export function registerResourcesCommand(program: Command, context: CommandContext): void {
   const resources = program.command('resources').description("list and read a server's resources");
@@ -25,10 +25,13 @@ export function registerResourcesCommand(program: Command, context: CommandConte
   const list = json(resources.command('list').description('list the resources (resources/list)'), 'them');
   addServerOptions(list).action(async (options: ResourcesOptions) => {
     const { formatResources } = await import('../resource-output.js');
-    const items = await requestServer(options, context.io, (client, request) =>
+    const { requestOffered, sayOffersNone } = await import('../offered.js');
+    const items = await requestOffered(options, context.io, 'resources', (client, request) =>
       client.listResources(request),
     );
-    context.io.stdout(options.json ? toJson(items) : formatResources(items));
+    if ('server' in items)
+      return sayOffersNone(context.io, items.server, 'resources', { ...options, empty: [] });
+    context.io.stdout(options.json ? toJson(items.value) : formatResources(items.value));
   });
 
   const templates = json(
@@ -37,10 +40,13 @@ export function registerResourcesCommand(program: Command, context: CommandConte
   );
   addServerOptions(templates).action(async (options: ResourcesOptions) => {
     const { formatTemplates } = await import('../resource-output.js');
-    const items = await requestServer(options, context.io, (client, request) =>
+    const { requestOffered, sayOffersNone } = await import('../offered.js');
+    const items = await requestOffered(options, context.io, 'resources', (client, request) =>
       client.listResourceTemplates(request),
     );
-    context.io.stdout(options.json ? toJson(items) : formatTemplates(items));
+    if ('server' in items)
+      return sayOffersNone(context.io, items.server, 'resources', { ...options, empty: [] });
+    context.io.stdout(options.json ? toJson(items.value) : formatTemplates(items.value));
   });
 
   const read = json(
@@ -52,9 +58,11 @@ export function registerResourcesCommand(program: Command, context: CommandConte
   );
   addServerOptions(read).action(async (uri: string, options: ResourcesOptions) => {
     const { formatContents } = await import('../resource-output.js');
-    const result = await requestServer(options, context.io, (client, request) =>
+    const { requestOffered, sayOffersNone } = await import('../offered.js');
+    const result = await requestOffered(options, context.io, 'resources', (client, request) =>
       client.readResource(uri, request),
     );
-    context.io.stdout(options.json ? toJson(result) : formatContents(result));
+    if ('server' in result) return sayOffersNone(context.io, result.server, 'resources', options);
+    context.io.stdout(options.json ? toJson(result.value) : formatContents(result.value));
   });
 }

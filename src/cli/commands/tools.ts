@@ -10,7 +10,9 @@ interface ToolsOptions extends ServerOptionValues {
 
 /**
  * Registers `tools` on the program. Output: the tool list, or with `--json` the raw `tools/list` entries;
- * for a `--config` server, only the tools its `allowTools` / `blockTools` let through.
+ * for a `--config` server, only the tools its `allowTools` / `blockTools` let through. A server that does not
+ * declare `tools` is asked nothing: `server "<name>" offers no tools` (exit 0; with `--json` on stderr, and
+ * `[]` on stdout).
  */
 export function registerToolsCommand(program: Command, context: CommandContext): void {
   const command = program
@@ -22,10 +24,13 @@ export function registerToolsCommand(program: Command, context: CommandContext):
     const { commandTarget, exposedTools } = await import('../config-targets.js');
     const { withServer } = await import('../with-servers.js');
     const { formatToolList } = await import('../tool-list.js');
+    const { offers, sayOffersNone } = await import('../offered.js');
     const target = await commandTarget(options);
     const definitions = await withServer(target, context.io, async (client) =>
-      exposedTools(client, target).map((tool) => tool.definition),
+      offers(client, 'tools') ? exposedTools(client, target).map((tool) => tool.definition) : client.name,
     );
+    if (typeof definitions === 'string')
+      return sayOffersNone(context.io, definitions, 'tools', { ...options, empty: [] });
     context.io.stdout(
       options.json
         ? `${JSON.stringify(definitions, null, 2)}\n`

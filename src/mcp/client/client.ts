@@ -16,6 +16,7 @@ import type {
   CallToolResult,
   GetPromptResult,
   LoggingLevel,
+  MCPServerCapabilities,
   Prompt,
   ReadResourceResult,
   Resource,
@@ -28,23 +29,18 @@ import {
   resolveCallOptions,
 } from '../session/call-options.js';
 import type { RequestOptions } from '../session/request-options.js';
-import { objectWithArraySchema } from '../session/result-checks.js';
 import type { Session } from '../session/session.js';
 import type { MCPTaskPassThrough } from '../session/tasks-passthrough.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
 import { CallLimiter } from './call-limiter.js';
-import { completeArgument, type MCPCompleteParams, type MCPCompletion } from './completion.js';
+import type { completeArgument, MCPCompleteParams, MCPCompletion } from './completion.js';
 import type { MCPConnectOptions } from './connect-attempt.js';
 import { Connection } from './connection.js';
 import { type MCPClientEvents, TypedEmitter } from './events.js';
-import { lateMessageLog } from './late-message.js';
-import {
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  type MCPClientOptions,
-  type MCPClientState,
-  type MCPRequestOptions,
-} from './options.js';
+import type { MCPClientOptions, MCPClientState, MCPRequestOptions } from './options.js';
 import { ResponseCache } from './response-cache.js';
+import { ServerFeatures } from './server-features.js';
+import { clientSessionEvents } from './session-events.js';
 import type { MCPSkill } from './skill-entries.js';
 import type { MCPSkillFile } from './skill-verify.js';
 import { listSkills, loadSkill, type MCPLoadedSkill, readSkillFile } from './skills.js';
@@ -108,6 +104,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   #roots: Root[] | undefined;
   /** Cacheable 2026-07-28 results, across connections (`cache` option; response-cache.ts). */
   readonly #cache: ResponseCache | undefined;
+  /** Resources, prompts, completion, logging (server-features.ts). */
+  readonly #features: ServerFeatures;
 
   private constructor(plan: TransportPlan, options: MCPClientOptions) {
     super();
@@ -123,13 +121,16 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     // A bound that is not a count (NaN, 1.5, -1) would never stop the rounds, or stop them at once.
     if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 0))
       throw new RangeError(`maxInputRounds must be a whole number of at least 0 (got ${rounds})`);
+    const cacheFor = (session: Session) => this.#cache?.forSession(session);
+    const connection = () => this.#connection;
+    this.#features = new ServerFeatures({ name: this.name, options, connection, cacheFor });
     this.#toolRefresh = new ToolRefresh({
       name: this.name,
       options,
       tools: this.#tools,
       cache: this.#cache,
       events: this,
-      connection: () => this.#connection,
+      connection,
     });
     this.#connection = new Connection({
       name: this.name,
@@ -143,30 +144,9 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
         this.#toolRefresh.cancel();
         if (deliberate) this.#tools.clear();
       },
-      sessionEvents: {
-        onError: (error: Error) => this.emit('error', error),
-        onLateMessage: () => this.emit('log', lateMessageLog(this.name)),
-        onServerLog: (message) => this.emit('serverLog', { ...message, server: this.name }),
-        onResourceUpdated: (uri) => {
-          this.#cache?.invalidateResource(uri);
-          this.emit('resourceUpdated', { uri });
-        },
-        onListChanged: (list) => {
-          for (const method of list === 'prompts'
-            ? ['prompts/list']
-            : ['resources/list', 'resources/templates/list'])
-            this.#cache?.invalidate(method);
-          this.emit(list === 'resources' ? 'resourcesChanged' : 'promptsChanged', {});
-        },
-        // MCP spec 2026-07-28, "Custom Headers from Tool Parameters > Client Behavior": SHOULD warn.
-        onToolExcluded: (tool) =>
-          this.emit('log', {
-            level: 'warn',
-            message: `MCP server "${this.name}": tool "${tool.name}" is left out of the tool list: its x-mcp-header declaration is invalid (${tool.reason})`,
-          }),
-      },
+      sessionEvents: clientSessionEvents(this.name, this, this.#cache),
       features: () => ({ ...this.#options, currentRoots: () => this.#roots ?? [], redact: plan.redact }),
-      cacheFor: (session) => this.#cache?.forSession(session),
+      cacheFor,
     });
   }
 
@@ -247,8 +227,9 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /**
    * Connects: `initialize` handshake (MCP spec 2025-11-25, "Lifecycle > Initialization"), then `tools/list`
-   * through every page. Idempotent; concurrent calls share one attempt; a failure after the handshake
-   * closes what was opened. Emits `connected`.
+   * through every page when the server declares `tools` (none otherwise: its tool list is empty).
+   * Idempotent; concurrent calls share one attempt; a failure after the handshake closes what was opened.
+   * Emits `connected`.
    *
    * `options.signal` stops this caller's wait: the call rejects with `MCPCallError` kind `aborted` (method
    * `connect`, `cause` the signal's reason). When no other caller waits for the attempt (every concurrent
@@ -348,7 +329,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /**
    * Re-runs discovery (`tools/list`, every page, never from the response cache: see the `cache` option) and
-   * returns the refreshed list. Emits `toolsChanged` when it differs. Concurrent calls share one refresh.
+   * returns the refreshed list; `[]`, without a request, when the server does not declare `tools`. Emits
+   * `toolsChanged` when it differs. Concurrent calls share one refresh.
    * @throws MCPCallError
    */
   refreshTools(): Promise<MCPTool[]> {
@@ -365,72 +347,83 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** The current session, or a `not_connected` error for `method`. */
   #requireSession(method: string): Session {
-    return this.#connection.requireSession(method);
+    return this.#features.session(method);
   }
 
   /** `options` with the defaults (bound: `connectTimeoutMs`), and `session`'s response cache when given. */
-  #requestOptions(options: MCPRequestOptions = {}, session?: Session): RequestOptions {
-    const cache = session && this.#cache?.forSession(session);
-    const timeoutMs = options.timeoutMs ?? this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    return { timeoutMs, signal: options.signal, cache };
+  #requestOptions(options?: MCPRequestOptions, session?: Session): RequestOptions {
+    return this.#features.requestOptions(options, session);
   }
 
   /**
-   * `resources/list`, every page (MCP spec 2025-11-25, "Resources").
-   * @throws MCPCallError (kind `jsonrpc` when the server has no resources capability)
+   * The capabilities the server declared on the current connection (MCP spec 2025-11-25 and 2026-07-28,
+   * "Lifecycle > Capability Negotiation"); `undefined` when not connected. The client sends only what they
+   * allow: a list the server does not offer is `[]`, another request fails with kind `unsupported`.
+   */
+  getServerCapabilities(): MCPServerCapabilities | undefined {
+    return this.#connection.connected?.serverCapabilities;
+  }
+
+  /**
+   * `resources/list`, every page (MCP spec 2025-11-25, "Resources"); `[]`, without a request, when the
+   * server does not declare `resources`. @throws MCPCallError
    */
   listResources(options?: MCPRequestOptions): Promise<Resource[]> {
-    const session = this.#requireSession('resources/list');
-    return session.listAll('resources/list', 'resources', this.#requestOptions(options, session));
+    return this.#features.list('resources/list', 'resources', options);
   }
 
-  /** `resources/templates/list`, every page. @throws MCPCallError */
+  /** `resources/templates/list`, every page; `[]` without `resources`. @throws MCPCallError */
   listResourceTemplates(options?: MCPRequestOptions): Promise<ResourceTemplate[]> {
-    const session = this.#requireSession('resources/templates/list');
-    const cached = this.#requestOptions(options, session);
-    return session.listAll('resources/templates/list', 'resourceTemplates', cached);
+    return this.#features.list('resources/templates/list', 'resourceTemplates', options);
   }
 
-  /** `resources/read` of one URI: its text or blob contents. @throws MCPCallError */
+  /**
+   * `resources/read` of one URI: its text or blob contents.
+   * @throws MCPCallError (kind `unsupported`, `capability` `resources`, when the server does not declare it)
+   */
   readResource(uri: string, options?: MCPRequestOptions): Promise<ReadResourceResult> {
-    const schema = objectWithArraySchema<ReadResourceResult>('contents');
-    const session = this.#requireSession('resources/read');
-    return session.request('resources/read', { uri }, schema, this.#requestOptions(options, session));
+    return this.#features.read(uri, options);
   }
 
-  /** `resourceUpdated` events follow for `uri` (2026-07-28: client/subscriptions.ts). @throws MCPCallError */
-  async subscribeResource(uri: string, options?: MCPRequestOptions): Promise<void> {
-    const session = this.#requireSession('resources/subscribe');
-    await this.#connection.subscriptions.set(session, uri, true, this.#requestOptions(options));
+  /**
+   * `resourceUpdated` events follow for `uri` (2026-07-28: client/subscriptions.ts).
+   * @throws MCPCallError (kind `unsupported`, `capability` `resources.subscribe`, when not declared)
+   */
+  subscribeResource(uri: string, options?: MCPRequestOptions): Promise<void> {
+    return this.#features.subscribe(uri, true, options);
   }
 
-  /** `resources/unsubscribe` (2026-07-28: client/subscriptions.ts). @throws MCPCallError */
-  async unsubscribeResource(uri: string, options?: MCPRequestOptions): Promise<void> {
-    const session = this.#requireSession('resources/unsubscribe');
-    await this.#connection.subscriptions.set(session, uri, false, this.#requestOptions(options));
+  /**
+   * `resources/unsubscribe` (2026-07-28: client/subscriptions.ts); resolves without a request when the
+   * server does not declare `resources.subscribe` (it holds no subscription). @throws MCPCallError
+   */
+  unsubscribeResource(uri: string, options?: MCPRequestOptions): Promise<void> {
+    return this.#features.subscribe(uri, false, options);
   }
 
-  /** `prompts/list`, every page (MCP spec 2025-11-25, "Prompts"). @throws MCPCallError */
+  /** `prompts/list`, every page (spec "Prompts"); `[]` without `prompts`. @throws MCPCallError */
   listPrompts(options?: MCPRequestOptions): Promise<Prompt[]> {
-    const session = this.#requireSession('prompts/list');
-    return session.listAll('prompts/list', 'prompts', this.#requestOptions(options, session));
+    return this.#features.list('prompts/list', 'prompts', options);
   }
 
-  /** `prompts/get` with string arguments. @throws MCPCallError */
+  /**
+   * `prompts/get` with string arguments.
+   * @throws MCPCallError (kind `unsupported`, `capability` `prompts`, when the server does not declare it)
+   */
   getPrompt(
     name: string,
     args: Record<string, string> = {},
     options?: MCPRequestOptions,
   ): Promise<GetPromptResult> {
-    const schema = objectWithArraySchema<GetPromptResult>('messages');
-    const session = this.#requireSession('prompts/get');
-    return session.request('prompts/get', { name, arguments: args }, schema, this.#requestOptions(options));
+    return this.#features.getPrompt(name, args, options);
   }
 
-  /** `completion/complete` (MCP spec 2025-11-25, "Completion"): see `completeArgument`. */
+  /**
+   * `completion/complete` (MCP spec 2025-11-25, "Completion"): see `completeArgument`.
+   * @throws MCPCallError (kind `unsupported`, `capability` `completions`, when the server does not declare it)
+   */
   complete(params: MCPCompleteParams, options?: MCPRequestOptions): Promise<MCPCompletion> {
-    const session = this.#requireSession('completion/complete');
-    return completeArgument(session, params, this.#requestOptions(options));
+    return this.#features.complete(params, options);
   }
 
   /** The server's skills (SEP-2640; `[]` when it does not offer the extension): see {@link listSkills}. */
@@ -449,9 +442,13 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     return readSkillFile(session, this.name, skill, path, this.#requestOptions(options));
   }
 
-  /** `logging/setLevel`: the server sends `notifications/message` at `level` and above (`serverLog` events). */
-  async setLoggingLevel(level: LoggingLevel, options?: MCPRequestOptions): Promise<void> {
-    await this.#requireSession('logging/setLevel').setLogLevel(level, this.#requestOptions(options));
+  /**
+   * `logging/setLevel`: the server sends `notifications/message` at `level` and above (`serverLog` events);
+   * in 2026-07-28 the level goes in each later request's `_meta` instead.
+   * @throws MCPCallError (kind `unsupported`, `capability` `logging`, when the server does not declare it)
+   */
+  setLoggingLevel(level: LoggingLevel, options?: MCPRequestOptions): Promise<void> {
+    return this.#features.setLoggingLevel(level, options);
   }
 
   /** `ping`: resolves when the server answers. @throws MCPCallError */

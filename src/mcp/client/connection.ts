@@ -11,8 +11,8 @@
 import { sleep } from '../../core/sleep.js';
 import { VERSION } from '../../core/version.js';
 import type { MCPTool } from '../adapter/mcp-tool.js';
+import { MCPOAuthGrantError } from '../auth/grant-error.js';
 import { MCPCallError } from '../protocol/errors.js';
-import { MCPOAuthGrantError } from '../protocol/grant-error.js';
 import type { MCPToolDefinition } from '../protocol/types.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type ResolvedCallOptions } from '../session/call-options.js';
 import { EraVerdicts } from '../session/era-verdict.js';
@@ -20,11 +20,13 @@ import { toCallError } from '../session/error-mapping.js';
 import { listenOf } from '../session/listen.js';
 import type { RequestCache, RequestOptions } from '../session/request-options.js';
 import { Session, type SessionClientFeatures, type SessionHooks } from '../session/session.js';
+import { offers } from './capabilities.js';
 import { ConnectAttempt, connectAborted, untilAborted } from './connect-attempt.js';
 import type { MCPClientEvents, TypedEmitter } from './events.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, type MCPClientOptions, type MCPClientState } from './options.js';
 import { backoffDelay, type ReconnectPolicy, reconnectPolicy } from './reconnect.js';
 import { listenLogEntry, ResourceSubscriptions } from './subscriptions.js';
+import { discoverTools } from './tool-discovery.js';
 import type { TransportPlan } from './transport-plan.js';
 import { type Deferred, deferred, settlesWithin, waitWithin } from './waiting.js';
 import { tapTransport } from './wire-tap.js';
@@ -230,20 +232,23 @@ export class Connection {
 
   /** {@link Connection.#establish}, once. */
   async #establishOnce(signal: AbortSignal, committed?: () => void): Promise<void> {
-    const { options } = this.#host;
+    const host = this.#host;
+    const { options } = host;
     const requestOptions: RequestOptions = {
       signal,
       timeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     };
     const session = await this.#openSession(requestOptions);
     try {
-      const definitions = await session.listTools({ ...requestOptions, cache: this.#host.cacheFor(session) });
+      const cache = this.#host.cacheFor(session);
+      const definitions = await discoverTools(session, { ...requestOptions, cache }, host.name, host.events);
       const listen = listenOf(session);
       if (listen !== undefined && !(await settlesWithin(listen.ready, LISTEN_ACK_CONNECT_WAIT_MS)))
         void listen.ready.then(() => {
           if (this.#session === session) this.#host.toolListChanged(session);
         });
-      if (options.logLevel) await session.setLogLevel(options.logLevel, requestOptions);
+      if (options.logLevel && offers(session, 'logging/setLevel'))
+        await session.setLogLevel(options.logLevel, requestOptions);
       if (signal.aborted) throw this.notConnected('connect', 'disconnect() was called while connecting');
       this.#session = session;
       committed?.();

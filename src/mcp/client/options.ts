@@ -60,7 +60,8 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
   /**
    * Ask the server for log messages at this level and above after each connect: `logging/setLevel` in the
    * 2025 era; in 2026-07-28, which removed that method, `io.modelcontextprotocol/logLevel` in every
-   * request's `_meta` (MCP spec 2026-07-28, changelog: the log level is set per request). Logging is
+   * request's `_meta` (MCP spec 2026-07-28, changelog: the log level is set per request). Not sent to a
+   * server that does not declare the `logging` capability (the connect goes on without it). Logging is
    * deprecated in MCP 2026-07-28 (changelog, "Deprecated"; still fully functional, and supported here).
    */
   logLevel?: LoggingLevel;

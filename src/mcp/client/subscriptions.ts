@@ -23,6 +23,11 @@ export class ResourceSubscriptions {
     return [...this.#uris];
   }
 
+  /** Forgets `uri`, without a request (a server that cannot hold subscriptions holds none). */
+  forget(uri: string): void {
+    this.#uris.delete(uri);
+  }
+
   /** Forgets every subscription (`disconnect()`). */
   clear(): void {
     this.#uris.clear();

@@ -18,6 +18,7 @@ import {
   type MCPClientOptions,
 } from './options.js';
 import type { ResponseCache } from './response-cache.js';
+import { discoverTools } from './tool-discovery.js';
 
 /** What a {@link ToolRefresh} needs from its client. */
 export interface ToolRefreshHost {
@@ -89,7 +90,7 @@ export class ToolRefresh {
   onListChanged(session: Session): void {
     const { cache, events, name, options } = this.#host;
     cache?.invalidate('tools/list');
-    if (!session.advertisesToolListChanged && !this.#warnedUnadvertised) {
+    if (session.serverCapabilities?.tools?.listChanged !== true && !this.#warnedUnadvertised) {
       this.#warnedUnadvertised = true;
       events.emit('log', {
         level: 'warn',
@@ -105,6 +106,7 @@ export class ToolRefresh {
   }
 
   async #refreshOnce(): Promise<MCPTool[]> {
+    const { events, name } = this.#host;
     const connection = this.#host.connection();
     const timeoutMs = this.#host.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     do {
@@ -112,7 +114,7 @@ export class ToolRefresh {
       const session = connection.connected;
       if (!session) throw connection.notConnected('tools/list', 'not connected');
       const cache = this.#host.cache?.forSession(session, 'refresh');
-      const definitions = await session.listTools({ timeoutMs, cache });
+      const definitions = await discoverTools(session, { timeoutMs, cache }, name, events);
       if (session !== connection.session)
         throw connection.notConnected('tools/list', 'the connection changed');
       this.apply(definitions);

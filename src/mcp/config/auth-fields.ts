@@ -1,6 +1,6 @@
 /**
  * The `"auth"` field of a remote server entry: authorization without a browser (`MCPClient.fromUrl`'s
- * `auth` option, protocol/auth-grant.ts). Every string is interpolated, so secrets come from the
+ * `auth` option, auth/auth-grant.ts). Every string is interpolated, so secrets come from the
  * environment (`"clientSecret": "${env:MCP_CLIENT_SECRET}"`) or from files (`privateKeyFile`,
  * `assertionFile`, `idTokenFile`, resolved against the file's folder, checked to be readable at load, and read
  * when a token is requested).
@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { distance } from 'fastest-levenshtein';
 import { isRecord } from '../../core/json.js';
-import { MCPAuthConfigError } from '../protocol/auth-config-error.js';
+import { MCPAuthConfigError } from '../auth/auth-config-error.js';
 import {
   authProblem,
   type MCPEnterpriseIdp,
@@ -20,8 +20,8 @@ import {
   type MCPTokenEndpointAuthMethod,
   UNSENT_SECRET_FIELDS,
   unsentSecret,
-} from '../protocol/auth-grant.js';
-import { readSigningKey, signingAlgorithm } from '../protocol/signing-key.js';
+} from '../auth/auth-grant.js';
+import { readSigningKey, signingAlgorithm } from '../auth/signing-key.js';
 import { type EntryContext, entryError, readNonEmptyString } from './fields.js';
 
 const GRANTS = ['client_credentials', 'jwt_bearer', 'enterprise'] as const;

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { isRecord } from '../../core/json.js';
-import type { MCPHttpAuth } from '../protocol/auth-grant.js';
+import type { MCPHttpAuth } from '../auth/auth-grant.js';
 import { MCPServerUrlError, type MCPServerUrlProblem } from '../protocol/errors.js';
 import { readAuth } from './auth-fields.js';
 import {

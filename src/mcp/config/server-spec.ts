@@ -3,7 +3,7 @@
  * server URL and its headers must pass before anything is sent.
  */
 import type { DpopKeyPair, FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
-import type { MCPHttpAuth } from '../protocol/auth-grant.js';
+import type { MCPHttpAuth } from '../auth/auth-grant.js';
 import { MCPConfigError, MCPServerUrlError } from '../protocol/errors.js';
 
 /**

@@ -61,6 +61,9 @@ export class MCPToolError extends MCPError {
  * - `task`: the call ran as a task (MCP spec 2025-11-25, "Basic > Utilities > Tasks"; the 2026-07-28 tasks
  *   extension) and the server ended it `cancelled` without this client asking (`taskId` set). A task that
  *   failed is kind `jsonrpc` with its error's `code`; one this client timed out or aborted, `timeout` / `aborted`.
+ * - `unsupported`: the server did not declare the capability the request needs (`capability` set: `prompts`,
+ *   `resources`, `resources.subscribe`, `logging`, `completions`), so the request was not sent (MCP spec
+ *   2025-11-25 and 2026-07-28, "Lifecycle > Capability Negotiation": both sides use only what was negotiated).
  */
 export type MCPCallErrorKind =
   | 'spawn'
@@ -74,7 +77,8 @@ export type MCPCallErrorKind =
   | 'session_expired'
   | 'not_connected'
   | 'input_required'
-  | 'task';
+  | 'task'
+  | 'unsupported';
 
 /** Details an {@link MCPCallError} may carry; which ones are set depends on `kind`. */
 export interface MCPCallErrorDetails {
@@ -122,6 +126,11 @@ export interface MCPCallErrorDetails {
   inputMethod?: string | undefined;
   /** The server's task id, when the call ran as a task (every kind). */
   taskId?: string | undefined;
+  /**
+   * The server capability the request needs and the server did not declare, as a dotted path into its
+   * `capabilities` (`resources`, `resources.subscribe`, `logging`, …) (kind `unsupported`).
+   */
+  capability?: string | undefined;
   cause?: unknown;
 }
 
@@ -173,6 +182,7 @@ export class MCPCallError extends MCPError {
   readonly inputRounds: number | undefined;
   readonly inputMethod: string | undefined;
   readonly taskId: string | undefined;
+  readonly capability: string | undefined;
 
   /**
    * @param reason - What went wrong, without where: the message is built from it and `details` (see
@@ -197,6 +207,7 @@ export class MCPCallError extends MCPError {
     this.inputRounds = details.inputRounds;
     this.inputMethod = details.inputMethod;
     this.taskId = details.taskId;
+    this.capability = details.capability;
   }
 
   /** The details this error carries, for building a derived error (e.g. the same failure, now naming the tool). */
@@ -218,6 +229,7 @@ export class MCPCallError extends MCPError {
       inputRounds: this.inputRounds,
       inputMethod: this.inputMethod,
       taskId: this.taskId,
+      capability: this.capability,
       cause: this.cause,
     };
   }

@@ -13,6 +13,27 @@ export interface Annotations {
   lastModified?: string;
 }
 
+/**
+ * What a server declared it offers (MCP spec 2025-11-25 and 2026-07-28, "Lifecycle > Capability
+ * Negotiation": the `capabilities` of `initialize`, or of `server/discover` in 2026-07-28). A feature is
+ * offered when its key is present; the sub-flags refine it. Fields the specification adds later pass through.
+ */
+export interface MCPServerCapabilities {
+  tools?: { listChanged?: boolean | undefined; [key: string]: unknown } | undefined;
+  prompts?: { listChanged?: boolean | undefined; [key: string]: unknown } | undefined;
+  resources?:
+    | { subscribe?: boolean | undefined; listChanged?: boolean | undefined; [key: string]: unknown }
+    | undefined;
+  logging?: Record<string, unknown> | undefined;
+  completions?: Record<string, unknown> | undefined;
+  /** The 2025-11-25 experimental tasks (MCP spec 2025-11-25, "Basic > Utilities > Tasks"). */
+  tasks?: Record<string, unknown> | undefined;
+  /** Extensions the server implements, by identifier (`io.modelcontextprotocol/skills`, …), with settings. */
+  extensions?: Record<string, object> | undefined;
+  experimental?: Record<string, object> | undefined;
+  [key: string]: unknown;
+}
+
 /** `{ type: "text" }` content. */
 export interface TextContent {
   type: 'text';

@@ -4,8 +4,8 @@
  * and the tool (its message is built from them), and whose `cause` is the original.
  */
 import { ProtocolError, SdkError, SdkErrorCode, UnauthorizedError } from '@modelcontextprotocol/client';
+import { MCPOAuthGrantError } from '../auth/grant-error.js';
 import { MCPCallError, type MCPCallErrorDetails, type MCPCallErrorKind } from '../protocol/errors.js';
-import { MCPOAuthGrantError } from '../protocol/grant-error.js';
 import type { Redactor } from '../protocol/redact.js';
 import { redactCallError } from '../protocol/redact-error.js';
 import type { TransportCloseInfo } from '../transports/transport.js';

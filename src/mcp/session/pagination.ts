@@ -1,8 +1,9 @@
 /**
  * Walking a paginated list to its end (MCP spec 2025-11-25 and 2026-07-28, "Server > Utilities >
  * Pagination"): pages are requested with the previous page's `nextCursor` until there is none. A repeated
- * cursor ends the walk (a server that loops), and so does a page limit. `''` is a cursor in 2026-07-28 (the
- * revision allows any string); 2025 servers send it to mean "no more pages".
+ * cursor ends the walk (a server that loops), and so does a page limit. Read leniently, as servers write it:
+ * `nextCursor: null` ends the list like an absent one; `''` is a cursor in 2026-07-28 (MCP spec 2026-07-28,
+ * "Pagination": only an absent cursor ends a list), while 2025 servers send it to mean "no more pages".
  */
 import type { ListPage } from './result-checks.js';
 
@@ -26,7 +27,7 @@ export async function walkPages<T>(
   for (let page = 0; page < MAX_LIST_PAGES; page++) {
     const result = await fetchPage(cursor);
     items.push(...(result[key] as T[]));
-    cursor = result.nextCursor;
+    cursor = result.nextCursor ?? undefined;
     if (cursor === undefined || (cursor === '' && !modern) || seen.has(cursor)) return items;
     seen.add(cursor);
   }

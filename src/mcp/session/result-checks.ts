@@ -10,19 +10,27 @@ import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { isRecord } from '../../core/json.js';
 import type { CallToolResult, MCPToolDefinition } from '../protocol/types.js';
 
-/** One page of a list result (`tools/list`, `resources/list`, …): the items under `key`, and the cursor for the next page. */
-export type ListPage<T> = { nextCursor?: string } & Record<string, T[] | string | undefined>;
+/**
+ * One page of a list result (`tools/list`, `resources/list`, …): the items under `key`, and the cursor for the
+ * next page (`null`, as some servers send it, ends the list like an absent one).
+ */
+export type ListPage<T> = { nextCursor?: string | null } & Record<string, T[] | string | null | undefined>;
 
-/** Checks a page of `tools/list`, `resources/list`, `prompts/list`…: `key` is an array of objects. */
+/** Why `nextCursor` cannot be read as a cursor; a string, `null` and absence can (pagination.ts). */
+function cursorProblem(cursor: unknown): string | undefined {
+  return cursor === undefined || cursor === null || typeof cursor === 'string'
+    ? undefined
+    : '"nextCursor" is not a string';
+}
+
+/** Checks a page of `resources/list`, `prompts/list`…: `key` is an array of objects. */
 export function listPageSchema<T>(key: string): StandardSchemaV1<unknown, ListPage<T>> {
   return schema<ListPage<T>>((value) => {
     if (!isRecord(value)) return 'result is not an object';
     const items = value[key];
     if (!Array.isArray(items)) return `"${key}" is not an array`;
     if (items.some((item) => !isRecord(item))) return `"${key}" holds a non-object`;
-    if (value.nextCursor !== undefined && typeof value.nextCursor !== 'string')
-      return '"nextCursor" is not a string';
-    return undefined;
+    return cursorProblem(value.nextCursor);
   });
 }
 
@@ -76,15 +84,52 @@ export const callToolResultSchema = schema<CallToolResult>((value) => {
   return undefined;
 });
 
-/** Checks a `tools/list` page: each tool has a string name and an object `inputSchema`. */
-export const listToolsResultSchema = schema<ListPage<MCPToolDefinition>>((value) => {
-  if (!isRecord(value)) return 'result is not an object';
-  if (!Array.isArray(value.tools)) return '"tools" is not an array';
-  for (const [index, tool] of value.tools.entries()) {
-    if (!isRecord(tool) || typeof tool.name !== 'string') return `tools[${index}] has no string "name"`;
-    if (!isRecord(tool.inputSchema)) return `tool "${tool.name}" has no object "inputSchema"`;
-  }
-  if (value.nextCursor !== undefined && typeof value.nextCursor !== 'string')
-    return '"nextCursor" is not a string';
+/** A listed tool left out because its definition cannot be used: its name (or place) and why. */
+export interface InvalidToolDefinition {
+  /** The tool's name; for a tool without a string name, `#<index>` (its place in the page, from 0). */
+  name: string;
+  /** What is wrong, e.g. `"inputSchema" is null, not an object`. */
+  reason: string;
+}
+
+/** What is wrong with one listed tool, or undefined: it needs a string name and an object `inputSchema`. */
+function toolProblem(tool: unknown): string | undefined {
+  if (!isRecord(tool)) return 'it is not an object';
+  if (typeof tool.name !== 'string') return 'it has no string "name"';
+  if (!isRecord(tool.inputSchema))
+    return `"inputSchema" is ${tool.inputSchema === null ? 'null' : typeof tool.inputSchema}, not an object`;
   return undefined;
-});
+}
+
+/**
+ * Checks a `tools/list` page, reading leniently: a page that is not an object, or whose `tools` is not an
+ * array, fails; a tool whose definition cannot be used (no string `name`, no object `inputSchema`) is left
+ * out of the page and given to `onInvalid`, and the others are kept.
+ */
+export function listToolsPageSchema(
+  onInvalid: (tool: InvalidToolDefinition) => void,
+): StandardSchemaV1<unknown, ListPage<MCPToolDefinition>> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'agentwire',
+      validate(value: unknown) {
+        const problem = !isRecord(value)
+          ? 'result is not an object'
+          : !Array.isArray(value.tools)
+            ? '"tools" is not an array'
+            : cursorProblem(value.nextCursor);
+        if (problem !== undefined) return { issues: [{ message: problem }] };
+        const page = value as ListPage<MCPToolDefinition> & { tools: MCPToolDefinition[] };
+        const kept = page.tools.filter((tool: unknown, index) => {
+          const reason = toolProblem(tool);
+          if (reason === undefined) return true;
+          const name = isRecord(tool) && typeof tool.name === 'string' ? tool.name : `#${index}`;
+          onInvalid({ name, reason });
+          return false;
+        });
+        return { value: kept.length === page.tools.length ? page : { ...page, tools: kept } };
+      },
+    },
+  };
+}

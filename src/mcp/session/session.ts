@@ -13,6 +13,7 @@ import type {
   CallToolResult,
   Implementation,
   LoggingLevel,
+  MCPServerCapabilities,
   MCPToolDefinition,
   Root,
   ServerLogMessage,
@@ -39,9 +40,10 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-optio
 import {
   anyObjectSchema,
   callToolResultSchema,
+  type InvalidToolDefinition,
   type ListPage,
   listPageSchema,
-  listToolsResultSchema,
+  listToolsPageSchema,
 } from './result-checks.js';
 import { callThroughSdk } from './sdk-call.js';
 import { isSdkLateMessageReport } from './sdk-signals.js';
@@ -224,9 +226,9 @@ export class Session {
       : { name: info.name, version: info.version, title: info.title };
   }
 
-  /** Whether the server advertised `tools.listChanged`. */
-  get advertisesToolListChanged(): boolean {
-    return this.#sdk.getServerCapabilities()?.tools?.listChanged === true;
+  /** The capabilities the server declared (`initialize`, or `server/discover` in 2026-07-28). */
+  get serverCapabilities(): MCPServerCapabilities | undefined {
+    return this.#sdk.getServerCapabilities();
   }
 
   /** The server's settings for extension `id` (`capabilities.extensions[id]`); `undefined` when not offered. */
@@ -245,18 +247,17 @@ export class Session {
   }
 
   /**
-   * `tools/list`, following `nextCursor` through every page (MCP spec 2025-11-25, "Pagination"); on 2026-07-28
-   * over HTTP without the tools whose `x-mcp-header` is invalid (tool-headers.ts).
+   * `tools/list`, following `nextCursor` through every page (MCP spec 2025-11-25, "Pagination"); without the
+   * tools whose definition cannot be used (`onInvalid` is told of each) and, on 2026-07-28 over HTTP, those
+   * whose `x-mcp-header` is invalid (tool-headers.ts).
    * @throws MCPCallError
    */
-  listTools(options: RequestOptions): Promise<MCPToolDefinition[]> {
-    return this.listAll<MCPToolDefinition>('tools/list', 'tools', options, listToolsResultSchema).then(
-      (tools) => {
-        this.#reissuable.learn(tools);
-        this.#tasks.learn(tools);
-        return this.#toolHeaders?.accept(tools) ?? tools;
-      },
-    );
+  async listTools(options: RequestOptions, onInvalid: (tool: InvalidToolDefinition) => void = () => {}) {
+    const schema = listToolsPageSchema(onInvalid);
+    const tools = await this.listAll<MCPToolDefinition>('tools/list', 'tools', options, schema);
+    this.#reissuable.learn(tools);
+    this.#tasks.learn(tools);
+    return this.#toolHeaders?.accept(tools) ?? tools;
   }
 
   /**

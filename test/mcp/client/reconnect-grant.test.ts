@@ -4,9 +4,9 @@
  * at once, state `failed`, after one token request, rather than asking again on every attempt.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { MCPOAuthGrantError } from '../../../src/mcp/auth/grant-error.js';
 import { MCPClient } from '../../../src/mcp/client/client.js';
 import { MCPCallError } from '../../../src/mcp/protocol/errors.js';
-import { MCPOAuthGrantError } from '../../../src/mcp/protocol/grant-error.js';
 import { OAuthFixture } from '../../fixtures/oauth-server.js';
 import { waitUntil } from '../../helpers.js';
 

@@ -27,7 +27,7 @@ import {
   selectResourceURL,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
-import { MCPAuthConfigError } from '../../protocol/auth-config-error.js';
+import { MCPAuthConfigError } from '../../auth/auth-config-error.js';
 import {
   authProblem,
   type MCPGrantContext,
@@ -36,10 +36,10 @@ import {
   type MCPTokenEndpointAuthMethod,
   UNSENT_SECRET_FIELDS,
   unsentSecret,
-} from '../../protocol/auth-grant.js';
+} from '../../auth/auth-grant.js';
+import { readSigningKey, signingAlgorithm } from '../../auth/signing-key.js';
 import { MCPConfigError } from '../../protocol/errors.js';
 import type { SecretSet } from '../../protocol/redact.js';
-import { readSigningKey, signingAlgorithm } from '../../protocol/signing-key.js';
 import { type ClientAuthentication, requestToken } from './token-request.js';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';

@@ -3,9 +3,9 @@
  * timeout), its idle timer, what its answer has shown so far, and the error it fails with.
  */
 import { type RequestId, type TransportSendOptions, UnauthorizedError } from '@modelcontextprotocol/client';
-import { MCPAuthConfigError } from '../../protocol/auth-config-error.js';
+import { MCPAuthConfigError } from '../../auth/auth-config-error.js';
+import { MCPOAuthGrantError } from '../../auth/grant-error.js';
 import { MCPCallError } from '../../protocol/errors.js';
-import { MCPOAuthGrantError } from '../../protocol/grant-error.js';
 import { type HttpErrorContext, httpTransportError } from './errors.js';
 import { IdleTimer } from './idle.js';
 

@@ -6,6 +6,7 @@
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { MCPCallError } from '../../protocol/errors.js';
+import { oneHeaderValue } from '../../protocol/header-value.js';
 import {
   type HttpErrorContext,
   httpStatusError,
@@ -56,9 +57,12 @@ export class HttpSession {
     return sessionExpiredError({ server: this.#server, method }, this.#expired.status, this.#expired.body);
   }
 
-  /** After a 2xx answer to `initialize`: the session it assigned, if any, is current; an expiry is over. */
+  /**
+   * After a 2xx answer to `initialize`: the session it assigned, if any, is current (a value a proxy repeated,
+   * `a, a`, is read once: header-value.ts); an expiry is over.
+   */
   started(headers: { get(name: string): string | null }): void {
-    this.#id = headers.get('mcp-session-id') ?? undefined;
+    this.#id = oneHeaderValue(headers.get('mcp-session-id'));
     this.#expired = undefined;
   }
 

@@ -12,8 +12,8 @@ import {
   type FetchLike,
   type OAuthTokens,
 } from '@modelcontextprotocol/client';
-import type { MCPTokenEndpointAuthMethod } from '../../protocol/auth-grant.js';
-import { MCPOAuthGrantError, type MCPOAuthGrantType } from '../../protocol/grant-error.js';
+import type { MCPTokenEndpointAuthMethod } from '../../auth/auth-grant.js';
+import { MCPOAuthGrantError, type MCPOAuthGrantType } from '../../auth/grant-error.js';
 import { redactJwtLike, type SecretSet } from '../../protocol/redact.js';
 import { BODY_EXCERPT_CHARS, readBodyExcerpt } from './errors.js';
 

@@ -4,7 +4,7 @@
  * not sent again, by this client or by a reconnect, until the host changes something (RFC 6749 §5.2 errors
  * such as `invalid_client` and `invalid_grant` do not go away on their own).
  */
-import { MCPError } from './errors.js';
+import { MCPError } from '../protocol/errors.js';
 
 /** Which token request failed: the grant agentwire asked for (the enterprise flow makes two requests). */
 export type MCPOAuthGrantType = 'client_credentials' | 'jwt_bearer' | 'token_exchange';

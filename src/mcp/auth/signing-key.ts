@@ -7,8 +7,8 @@
  * library's words at signing time.
  */
 import { createPrivateKey, type JsonWebKey } from 'node:crypto';
+import { MCPConfigError } from '../protocol/errors.js';
 import { MCPAuthConfigError } from './auth-config-error.js';
-import { MCPConfigError } from './errors.js';
 
 /** A private key read: the JWK, its type as a person names it, and the algorithms that sign with it. */
 export interface SigningKeyInfo {

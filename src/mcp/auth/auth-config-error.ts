@@ -6,7 +6,7 @@
  * only); a file read again before each token request (`assertionFile`, `idTokenFile`) is also refused this
  * way when a later read fails. The message never holds a value of a field, only names.
  */
-import { MCPConfigError } from './errors.js';
+import { MCPConfigError } from '../protocol/errors.js';
 
 /**
  * What is wrong:

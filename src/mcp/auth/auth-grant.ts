@@ -1,4 +1,6 @@
 /**
+ * auth/: authorization without a browser: the grants' configuration, signing keys, and their errors.
+ *
  * The `auth` option of `MCPClient.fromUrl` (and the `"auth"` field of a configuration entry): authorization
  * without a browser, for machine-to-machine use. The authorization server is discovered as for the
  * authorization-code flow (MCP spec 2026-07-28, "Authorization > Authorization Server Discovery": the

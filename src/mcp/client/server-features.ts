@@ -1,0 +1,101 @@
+/**
+ * The requests of `MCPClient` for what a server offers beside tools: resources (MCP spec 2025-11-25,
+ * "Server Features > Resources"), prompts ("Prompts"), completion ("Utilities > Completion") and logging
+ * ("Utilities > Logging"), each sent only when the server declared the capability it needs (capabilities.ts).
+ * A list of a feature the server does not offer is `[]`; any other request fails with kind `unsupported`.
+ */
+import type { GetPromptResult, LoggingLevel, ReadResourceResult } from '../protocol/types.js';
+import type { RequestCache, RequestOptions } from '../session/request-options.js';
+import { objectWithArraySchema } from '../session/result-checks.js';
+import type { Session } from '../session/session.js';
+import { offers, requireCapability } from './capabilities.js';
+import { completeArgument, type MCPCompleteParams, type MCPCompletion } from './completion.js';
+import type { Connection } from './connection.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, type MCPClientOptions, type MCPRequestOptions } from './options.js';
+
+/** What {@link ServerFeatures} needs from its client. */
+export interface ServerFeaturesHost {
+  /** The server's name, for errors. */
+  name: string;
+  options: MCPClientOptions;
+  /** The client's connection (read at each use: it is created after this). */
+  connection: () => Connection;
+  /** The client's response cache for `session`'s requests, if it caches (response-cache.ts). */
+  cacheFor: (session: Session) => RequestCache | undefined;
+}
+
+/** One client's requests for resources, prompts, completion and logging; see the file header. */
+export class ServerFeatures {
+  readonly #host: ServerFeaturesHost;
+
+  constructor(host: ServerFeaturesHost) {
+    this.#host = host;
+  }
+
+  /** The current session, or a `not_connected` error for `method`. */
+  session(method: string): Session {
+    return this.#host.connection().requireSession(method);
+  }
+
+  /** `options` with the defaults (bound: `connectTimeoutMs`), and `session`'s response cache when given. */
+  requestOptions(options: MCPRequestOptions = {}, session?: Session): RequestOptions {
+    const cache = session && this.#host.cacheFor(session);
+    const timeoutMs = options.timeoutMs ?? this.#host.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    return { timeoutMs, signal: options.signal, cache };
+  }
+
+  /** Every page of list `method` (items under `key`); `[]` without a request when the server lacks it. */
+  list<T>(method: string, key: string, options: MCPRequestOptions | undefined): Promise<T[]> {
+    const session = this.session(method);
+    if (!offers(session, method)) return Promise.resolve([]);
+    return session.listAll<T>(method, key, this.requestOptions(options, session));
+  }
+
+  /** `resources/read` of `uri`. @throws MCPCallError (`unsupported`: no `resources`) */
+  read(uri: string, options: MCPRequestOptions | undefined): Promise<ReadResourceResult> {
+    const schema = objectWithArraySchema<ReadResourceResult>('contents');
+    const session = this.#declared('resources/read');
+    return session.request('resources/read', { uri }, schema, this.requestOptions(options, session));
+  }
+
+  /**
+   * Subscribes to `uri` or unsubscribes (client/subscriptions.ts). Without `resources.subscribe`, a
+   * subscription fails with kind `unsupported`, and an unsubscription resolves without a request.
+   */
+  async subscribe(uri: string, subscribed: boolean, options: MCPRequestOptions | undefined): Promise<void> {
+    const method = subscribed ? 'resources/subscribe' : 'resources/unsubscribe';
+    const session = this.session(method);
+    const { subscriptions } = this.#host.connection();
+    if (!subscribed && !offers(session, method)) return subscriptions.forget(uri);
+    requireCapability(session, method, this.#host.name);
+    await subscriptions.set(session, uri, subscribed, this.requestOptions(options));
+  }
+
+  /** `prompts/get`. @throws MCPCallError (`unsupported`: no `prompts`) */
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    options?: MCPRequestOptions,
+  ): Promise<GetPromptResult> {
+    const schema = objectWithArraySchema<GetPromptResult>('messages');
+    const session = this.#declared('prompts/get');
+    return session.request('prompts/get', { name, arguments: args }, schema, this.requestOptions(options));
+  }
+
+  /** `completion/complete`. @throws MCPCallError (`unsupported`: no `completions`) */
+  complete(params: MCPCompleteParams, options: MCPRequestOptions | undefined): Promise<MCPCompletion> {
+    return completeArgument(this.#declared('completion/complete'), params, this.requestOptions(options));
+  }
+
+  /** The log level (`logging/setLevel`, or `_meta` in 2026-07-28). @throws MCPCallError (`unsupported`) */
+  async setLoggingLevel(level: LoggingLevel, options: MCPRequestOptions | undefined): Promise<void> {
+    await this.#declared('logging/setLevel').setLogLevel(level, this.requestOptions(options));
+  }
+
+  /** The session to send `method` on: connected, and its server declares what `method` needs. */
+  #declared(method: string): Session {
+    const session = this.session(method);
+    requireCapability(session, method, this.#host.name);
+    return session;
+  }
+}
