@@ -8,10 +8,15 @@
  * the upstream that listed the URI, or whose template matches it.
  */
 import { UriTemplate } from '@modelcontextprotocol/server';
-import type { MCPClient } from '../mcp/client/client.js';
-import type { Prompt, Resource, ResourceTemplate } from '../mcp/protocol/types.js';
-import { DEFAULT_PREFIX_SEPARATOR, serverPrefix } from '../mcp/servers/prefix.js';
-import type { MCPServers } from '../mcp/servers/servers.js';
+import {
+  DEFAULT_PREFIX_SEPARATOR,
+  type MCPClient,
+  type MCPServers,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  serverPrefix,
+} from '../mcp/for-gateway.js';
 import type { MCPGatewayNaming } from './options.js';
 import { listOf, type UpstreamTool, upstreamTools } from './tool-list.js';
 

@@ -17,10 +17,12 @@ import {
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { VERSION } from '../core/version.js';
-import type { MCPConnectOptions } from '../mcp/client/client.js';
-import type { MCPCreateClientOptions } from '../mcp/client/create-client.js';
-import type { MCPServerConfig } from '../mcp/config/load.js';
-import { MCPServers } from '../mcp/servers/servers.js';
+import {
+  type MCPConnectOptions,
+  type MCPCreateClientOptions,
+  type MCPServerConfig,
+  MCPServers,
+} from '../mcp/for-gateway.js';
 import { createAccessCheck, type MCPGatewayAccessOptions } from './access.js';
 import { GatewayCatalog } from './catalog.js';
 import { listenHttp, type MCPGatewayHttpHost, type MCPGatewayListenOptions } from './http-host.js';

@@ -15,9 +15,7 @@
 import { readFileSync } from 'node:fs';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import { isRecord } from '../core/json.js';
-import { parseConfigText } from '../mcp/config/text.js';
-import { MCPConfigError } from '../mcp/protocol/errors.js';
-import { serverPrefix } from '../mcp/servers/prefix.js';
+import { MCPConfigError, parseConfigText, serverPrefix } from '../mcp/for-gateway.js';
 
 /** Default of `maxRequestBodyBytes`: 4 MiB, the MCP SDK's. */
 export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;

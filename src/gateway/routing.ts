@@ -13,8 +13,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { MCPClient } from '../mcp/client/client.js';
-import { MCPCallError } from '../mcp/protocol/errors.js';
+import { MCPCallError, type MCPClient } from '../mcp/for-gateway.js';
 import type { GatewayCatalog } from './catalog.js';
 import type { InputRelay, RelayRound } from './relay.js';
 import { type GatewayStatus, STATUS_RESOURCE } from './status.js';

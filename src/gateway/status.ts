@@ -3,8 +3,7 @@
  * `agentwire-gateway://status` (for any MCP client) and as `GET /status` of the HTTP endpoint. A failure is
  * described by its kind and a message built from its fields (which never carry upstream credentials).
  */
-import { MCPCallError, MCPConfigError } from '../mcp/protocol/errors.js';
-import type { MCPServers } from '../mcp/servers/servers.js';
+import { MCPCallError, MCPConfigError, type MCPServers } from '../mcp/for-gateway.js';
 import { describeUpstreamFailure } from './upstream-failure.js';
 
 /** The URI of the status resource. */

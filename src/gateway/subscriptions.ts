@@ -7,8 +7,7 @@
  * event bus, whose listen streams pass it on only where their filter names the URI.
  */
 import type { ServerEventBus } from '@modelcontextprotocol/server';
-import type { MCPClient } from '../mcp/client/client.js';
-import type { MCPServers } from '../mcp/servers/servers.js';
+import type { MCPClient, MCPServers } from '../mcp/for-gateway.js';
 
 /** Who holds subscriptions: a 2025-era connection's instance, or one listen stream. */
 export interface SubscriptionHolder {

@@ -2,9 +2,7 @@
  * The lists the catalog merges: each upstream's exposed tools with their wire definitions, and a list
  * request fanned out to every connected upstream, where one upstream's failure costs only its own items.
  */
-import type { MCPClient } from '../mcp/client/client.js';
-import type { MCPToolDefinition } from '../mcp/protocol/types.js';
-import type { MCPServers } from '../mcp/servers/servers.js';
+import type { MCPClient, MCPServers, MCPToolDefinition } from '../mcp/for-gateway.js';
 
 /** One tool of the gateway's list: its definition under the gateway name, and where it leads. */
 export interface UpstreamTool {
