@@ -4,10 +4,11 @@
  * agentwire's client speaks to each upstream in the revision it speaks. Lists come from the catalog
  * (catalog.ts), requests are routed by routing.ts, upstream questions relayed by relay.ts.
  *
- * Changes propagate: an upstream's `list_changed` (and its reconnect or failure, which changes what it
+ * Changes propagate: an upstream's `list_changed` (and its return after a failure, which may change what it
  * offers) becomes the gateway's own change notification (MCP spec 2026-07-28, "Subscriptions": on every open
- * `subscriptions/listen` stream, through the event bus; 2025 stdio connections get `list_changed`). An
- * upstream that fails leaves the others working; reconnecting is its client's business (`reconnect`).
+ * `subscriptions/listen` stream, through the event bus; 2025 stdio connections get `list_changed`), when
+ * what the gateway lists differs. An upstream that fails leaves the others working, keeps its last known
+ * tools in the list, and is connected again for as long as the gateway runs (upstream-health.ts).
  */
 import {
   createMcpHandler,
@@ -39,13 +40,17 @@ import { GatewayStatus, type MCPGatewayStatusDocument } from './status.js';
 import { type MCPGatewayStdioHost, type MCPGatewayStdioOptions, serveGatewayStdio } from './stdio-host.js';
 import { ResourceSubscriptions } from './subscriptions.js';
 import { GatewayTasks } from './tasks.js';
+import { UpstreamHealth } from './upstream-health.js';
 
 type Change = 'tools' | 'prompts' | 'resources';
 
 /** Options of {@link MCPGateway.fromConfig}: the gateway's, plus the options of every upstream client. */
 export interface MCPGatewayConfigOptions extends MCPGatewayOptions {
-  /** Options for every upstream client (timeouts, `reconnect`, `stderr`, …); the relay's handlers are added. */
-  clients?: Omit<MCPCreateClientOptions, 'onElicitation' | 'onSampling'>;
+  /**
+   * Options for every upstream client (timeouts, `stderr`, …); the relay's handlers are added, and the
+   * clients' own reconnection is off: the gateway reconnects them (`reconnect` of {@link MCPGatewayOptions}).
+   */
+  clients?: Omit<MCPCreateClientOptions, 'onElicitation' | 'onSampling' | 'reconnect'>;
 }
 
 /** Many MCP servers as one; see the file header. */
@@ -59,6 +64,7 @@ export class MCPGateway {
   readonly #bus: ServerEventBus;
   readonly #subscriptions: ResourceSubscriptions;
   readonly #tasks: GatewayTasks;
+  readonly #health: UpstreamHealth;
   readonly #stdioInstances = new Set<Server>();
   readonly #hosts = new Set<{ close(): Promise<void> }>();
   readonly #handlers = new Set<McpHttpHandler>();
@@ -73,7 +79,12 @@ export class MCPGateway {
   static fromConfig(config: MCPServerConfig, options: MCPGatewayConfigOptions = {}): MCPGateway {
     const { clients, ...gateway } = options;
     const relay = new InputRelay(gateway.inputWaitMs ?? DEFAULT_INPUT_WAIT_MS);
-    const servers = MCPServers.fromConfig(config, { ...clients, ...relay.handlers() });
+    const servers = MCPServers.fromConfig(config, {
+      ...clients,
+      ...relay.handlers(),
+      // One owner of the retries: the gateway (upstream-health.ts), which never gives up and never parks calls.
+      reconnect: { enabled: false },
+    });
     return new MCPGateway(servers, gateway, relay);
   }
 
@@ -89,8 +100,13 @@ export class MCPGateway {
     this.servers = servers;
     this.#options = options;
     this.#relay = relay ?? new InputRelay(options.inputWaitMs ?? DEFAULT_INPUT_WAIT_MS);
-    this.#catalog = new GatewayCatalog(servers, options);
-    this.#status = new GatewayStatus(servers, (server, name) => this.#catalog.gatewayName(server, name));
+    this.#health = new UpstreamHealth(servers, options.reconnect ?? {}, (client, afterFailure) =>
+      this.#joined(client.name, afterFailure),
+    );
+    this.#catalog = new GatewayCatalog(servers, options, (client, error) =>
+      this.#health.noticed(client, error),
+    );
+    this.#status = new GatewayStatus(servers, this.#health, (server) => this.#toolCount(server));
     this.#bus = options.bus ?? new InMemoryServerEventBus();
     this.#subscriptions = new ResourceSubscriptions(servers, this.#bus);
     this.#tasks = new GatewayTasks(servers, this.#relay, upstreamError);
@@ -104,10 +120,20 @@ export class MCPGateway {
 
   /**
    * Connects every upstream in parallel; see `MCPServers.connectAll` (never rejects for one's failure;
-   * `options.signal` stops the connects still under way).
+   * `options.signal` stops the connects still under way). An upstream that does not connect is tried again
+   * on the reconnection backoff for as long as the gateway runs, and joins when it comes up.
    */
-  start(options: MCPConnectOptions = {}): ReturnType<MCPServers['connectAll']> {
-    return this.servers.connectAll(options);
+  async start(options: MCPConnectOptions = {}): ReturnType<MCPServers['connectAll']> {
+    this.#health.starting();
+    const results = await this.servers.connectAll(options);
+    if (!options.signal?.aborted)
+      this.#health.started(
+        results.flatMap((result) => {
+          const client = this.servers.get(result.name);
+          return result.ok || !client ? [] : [{ client, error: result.error }];
+        }),
+      );
+    return results;
   }
 
   /** The status document (status.ts). */
@@ -167,6 +193,7 @@ export class MCPGateway {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       for (const detach of this.#detach) detach();
+      this.#health.close();
       this.#subscriptions.close();
       this.#tasks.close();
       // The hosts let the calls in flight finish first (their shutdown grace); the relay's are ended after.
@@ -183,6 +210,7 @@ export class MCPGateway {
       catalog: this.#catalog,
       relay: this.#relay,
       status: this.#status,
+      health: this.#health,
       subscriptions: this.#subscriptions,
       tasks: this.#tasks,
       serverInfo: this.#options.serverInfo ?? { name: 'agentwire-gateway', version: VERSION },
@@ -191,8 +219,7 @@ export class MCPGateway {
   }
 
   /** Publishes a change to every open subscription: the HTTP listen streams (bus) and stdio connections. */
-  #changed(what: Change): void {
-    if (what === 'tools') this.#catalog.toolsChanged();
+  #publish(what: Change): void {
     this.#bus.publish({ kind: `${what}_list_changed` as const });
     for (const server of this.#stdioInstances) {
       const sent =
@@ -207,36 +234,45 @@ export class MCPGateway {
     }
   }
 
+  /** The tool list is built again; a change is published only when it lists something else. */
+  #toolsMayHaveChanged(): void {
+    if (this.#catalog.toolsChanged()) this.#publish('tools');
+  }
+
+  /**
+   * Upstream `server` is connected. Its tools are compared with those listed; after a failure its prompts
+   * and resources may have changed too (nothing was heard from it meanwhile), and its resource
+   * subscriptions are made again on the new connection.
+   */
+  #joined(server: string, afterFailure: boolean): void {
+    // A first, clean connect (at start) has nobody to tell: the list is only built.
+    if (!afterFailure) return void this.#catalog.toolsChanged();
+    this.#toolsMayHaveChanged();
+    this.#publish('prompts');
+    this.#publish('resources');
+    const client = this.servers.get(server);
+    if (client) this.#subscriptions.renew(client);
+  }
+
+  #toolCount(server: string): number {
+    return this.#catalog.tools().filter((tool) => tool.client.name === server).length;
+  }
+
   #follow(): void {
-    const all = () => {
-      this.#changed('tools');
-      this.#changed('prompts');
-      this.#changed('resources');
-    };
-    const tools = () => this.#changed('tools');
-    const onDisconnected = ({ willReconnect }: { willReconnect: boolean }) => {
-      this.#catalog.toolsChanged();
-      // A server that has failed offers no tools any more (MCPServers.getTools).
-      if (!willReconnect) all();
-    };
-    const onConnected = () => this.#catalog.toolsChanged();
-    this.servers.on('connected', onConnected);
+    const tools = () => this.#toolsMayHaveChanged();
     this.servers.on('toolsChanged', tools);
-    this.servers.on('reconnected', all);
-    this.servers.on('disconnected', onDisconnected);
+    this.servers.on('disconnected', tools);
     // An upstream's background errors are its status's business; listening keeps them from being thrown.
     const onError = () => {};
     this.servers.on('error', onError);
     this.#detach.push(() => {
-      this.servers.off('connected', onConnected);
       this.servers.off('toolsChanged', tools);
-      this.servers.off('reconnected', all);
-      this.servers.off('disconnected', onDisconnected);
+      this.servers.off('disconnected', tools);
       this.servers.off('error', onError);
     });
     for (const client of this.servers.clients()) {
-      const prompts = () => this.#changed('prompts');
-      const resources = () => this.#changed('resources');
+      const prompts = () => this.#publish('prompts');
+      const resources = () => this.#publish('resources');
       client.on('promptsChanged', prompts);
       client.on('resourcesChanged', resources);
       this.#detach.push(() => {

@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import { isRecord } from '../core/json.js';
 import { MCPConfigError, parseConfigText, serverPrefix } from '../mcp/for-gateway.js';
+import type { MCPGatewayReconnectOptions } from './upstream-health.js';
 
 /** Default of `maxRequestBodyBytes`: 4 MiB, the MCP SDK's. */
 export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
@@ -51,6 +52,12 @@ export interface MCPGatewayOptions extends MCPGatewayNaming {
    * (through an `input_required` round in 2026-07-28), in ms; then it is cancelled. Default 120 000.
    */
   inputWaitMs?: number;
+  /**
+   * The backoff of the gateway's reconnection of its upstreams (upstream-health.ts): an upstream that is
+   * down is connected again for as long as the gateway runs. Default `{ initialDelayMs: 500, maxDelayMs:
+   * 30_000 }`.
+   */
+  reconnect?: MCPGatewayReconnectOptions;
 }
 
 /** The `gateway` section of a configuration file, read. */

@@ -21,13 +21,17 @@ import type { ResourceSubscriptions, SubscriptionHolder } from './subscriptions.
 import { GatewayServer, registerTaskHandlers } from './task-handlers.js';
 import type { GatewayTasks } from './tasks.js';
 import { traceRequests } from './telemetry.js';
+import { callUpstream } from './upstream-call.js';
 import { describeUpstreamFailure } from './upstream-failure.js';
+import type { UpstreamHealth } from './upstream-health.js';
 
 /** What the handlers need of the gateway. */
 export interface GatewayRoutes {
   catalog: GatewayCatalog;
   relay: InputRelay;
   status: GatewayStatus;
+  /** The upstreams' health: requests to one that is down are refused at once (upstream-call.ts). */
+  health: UpstreamHealth;
   /** Resource subscriptions shared by every instance; without it, none are offered. */
   subscriptions?: ResourceSubscriptions;
   /** Tasks passed through (tasks.ts); without it, none are offered. */
@@ -92,17 +96,19 @@ function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void 
     if (settled) return (await settled) as never;
     const { name, arguments: input = {} } = request.params;
     const target = catalog.resolveTool(name);
-    if (!target) throw unknownTool(routes, name);
+    if (!target) throw invalidParams(`Tool ${name} not found`);
     const progress = progressForwarder(request.params._meta?.progressToken, ctx);
     const task = routes.tasks?.call(target, request.params, ctx, routes.legacyCanAsk);
     const result = await relayed(relay, target.client, ctx, (signal) =>
-      target.client.callTool(target.name, input, {
-        signal,
-        // The gateway's client decides whether a call lost with its upstream is sent again.
-        retryOnReconnect: false,
-        ...(progress && { onprogress: progress }),
-        ...task?.options,
-      }),
+      callUpstream(routes.health, target.client, catalog.mayRepeat(name), () =>
+        target.client.callTool(target.name, input, {
+          signal,
+          // The gateway's client decides whether a call lost with its upstream is sent again.
+          retryOnReconnect: false,
+          ...(progress && { onprogress: progress }),
+          ...task?.options,
+        }),
+      ),
     );
     return (task ? task.answer(result, passThrough) : passThrough(result)) as never;
   });
@@ -112,7 +118,9 @@ function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void 
     if (!target) throw invalidParams(`Prompt ${request.params.name} not found`);
     const args = request.params.arguments ?? {};
     const result = await relayed(relay, target.client, ctx, (signal) =>
-      target.client.getPrompt(target.name, args, { signal }),
+      callUpstream(routes.health, target.client, true, () =>
+        target.client.getPrompt(target.name, args, { signal }),
+      ),
     );
     return passThrough(result) as never;
   });
@@ -127,7 +135,9 @@ function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void 
     if (uri === STATUS_RESOURCE) return routes.status.read() as never;
     const client = await catalog.resolveResource(uri);
     if (!client) throw invalidParams(`Resource ${uri} not found`);
-    const result = await relayed(relay, client, ctx, (signal) => client.readResource(uri, { signal }));
+    const result = await relayed(relay, client, ctx, (signal) =>
+      callUpstream(routes.health, client, true, () => client.readResource(uri, { signal })),
+    );
     return passThrough(result) as never;
   });
   server.setRequestHandler('completion/complete', async (request, ctx) => {
@@ -141,13 +151,15 @@ function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void 
     // The prompt goes back under its upstream name; a template keeps its URI template.
     const upstreamRef = ref.type === 'ref/prompt' ? { type: ref.type, name: target.name } : ref;
     const completion = await relayed(relay, target.client, ctx, (signal) =>
-      target.client.complete(
-        {
-          ref: upstreamRef,
-          argument,
-          ...(context?.arguments && { context: { arguments: context.arguments } }),
-        },
-        { signal },
+      callUpstream(routes.health, target.client, true, () =>
+        target.client.complete(
+          {
+            ref: upstreamRef,
+            argument,
+            ...(context?.arguments && { context: { arguments: context.arguments } }),
+          },
+          { signal },
+        ),
       ),
     );
     return { completion } as never;
@@ -214,6 +226,8 @@ async function relayed(
   try {
     return await relay.round(client.name, round, start);
   } catch (error) {
+    // The gateway's own refusals (an upstream that is down) go out as they are.
+    if (error instanceof ProtocolError) throw error;
     throw upstreamError(error, client.name);
   }
 }
@@ -236,18 +250,6 @@ export function upstreamError(error: unknown, server: string): ProtocolError {
     server,
     kind: 'gateway',
   });
-}
-
-function unknownTool(routes: GatewayRoutes, name: string): ProtocolError {
-  // A tool of an upstream that is down is named in the error with that upstream's state.
-  const down = routes.status.ownerOfHiddenTool(name);
-  if (down)
-    return new ProtocolError(
-      ProtocolErrorCode.InternalError,
-      `Tool ${name} is unavailable: MCP server "${down.server}" is ${down.state}`,
-      { server: down.server, kind: 'unavailable', state: down.state },
-    );
-  return invalidParams(`Tool ${name} not found`);
 }
 
 function invalidParams(message: string): ProtocolError {

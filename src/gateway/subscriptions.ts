@@ -56,6 +56,17 @@ export class ResourceSubscriptions {
     }
   }
 
+  /**
+   * Subscribes again, on `client`'s new connection, to each URI held at it: a new session holds no
+   * subscription of the old one (MCP spec 2025-11-25, "Server Features > Resources > Subscriptions";
+   * 2026-07-28, "Subscriptions > Graceful Closure"). Never rejects: a URI it refuses now stays held, and its
+   * holders hear nothing more of it.
+   */
+  renew(client: MCPClient): void {
+    for (const [uri, entry] of this.#byUri)
+      if (entry.client === client) client.subscribeResource(uri).catch(() => {});
+  }
+
   /** `holder` lets go of `uri`; the last holder's unsubscribe reaches the upstream. Never rejects. */
   async unsubscribe(holder: SubscriptionHolder, uri: string): Promise<void> {
     const held = this.#byUri.get(uri);

@@ -109,7 +109,6 @@ export function registerServeCommand(program: Command, context: CommandContext):
           ...gatewaySettings,
           ...(bus && { bus }),
           clients: {
-            reconnect: { enabled: true },
             ...(options.connectTimeout !== undefined && { connectTimeoutMs: options.connectTimeout }),
             callOptions: { timeoutMs: options.callTimeout ?? 60_000, resetTimeoutOnProgress: true },
             // Kept for their errors only, never written out: with --stdio our stdout is the protocol.
