@@ -20,6 +20,10 @@ import {
 import type { MCPGatewayNaming } from './options.js';
 import { type KnownLists, listOf, type UpstreamTool, upstreamTools } from './tool-list.js';
 
+/** Whether the item `name` (an upstream's name, or a URI) of upstream `server` is shown. */
+type Visible = (server: string, name: string) => boolean;
+const ALL: Visible = () => true;
+
 /** Where a gateway name leads: the upstream client and the name it knows. */
 export interface MCPGatewayTarget {
   client: MCPClient;
@@ -122,11 +126,16 @@ export class GatewayCatalog {
     return this.#listed !== before;
   }
 
-  /** Every upstream's prompts, renamed; upstreams without prompts (or not connected) add none. */
-  async prompts(): Promise<Prompt[]> {
+  /**
+   * Every upstream's prompts, renamed; upstreams without prompts add none. `visible(server, name)` (the
+   * upstream's name) leaves out the others.
+   */
+  async prompts(visible: Visible = ALL): Promise<Prompt[]> {
     const lists = await this.#list('prompts/list', (client) => client.listPrompts());
     return lists.flatMap(({ client, items }) =>
-      items.map((prompt) => ({ ...prompt, name: this.gatewayName(client.name, prompt.name) })),
+      items
+        .filter((prompt) => visible(client.name, prompt.name))
+        .map((prompt) => ({ ...prompt, name: this.gatewayName(client.name, prompt.name) })),
     );
   }
 
@@ -140,18 +149,23 @@ export class GatewayCatalog {
     return undefined;
   }
 
-  /** Every upstream's resources, URIs unchanged; remembers which upstream listed each URI. */
-  async resources(): Promise<Resource[]> {
+  /**
+   * Every upstream's resources, URIs unchanged (those `visible(server, uri)`); remembers which upstream
+   * listed each URI.
+   */
+  async resources(visible: Visible = ALL): Promise<Resource[]> {
     const lists = await this.#list('resources/list', (client) => client.listResources());
     for (const { client, items } of lists)
       for (const resource of items) this.#resourceOwners.set(resource.uri, client.name);
-    return lists.flatMap(({ items }) => items);
+    return lists.flatMap(({ client, items }) => items.filter((item) => visible(client.name, item.uri)));
   }
 
-  /** Every upstream's resource templates. */
-  async resourceTemplates(): Promise<ResourceTemplate[]> {
+  /** Every upstream's resource templates (those `visible(server, uriTemplate)`). */
+  async resourceTemplates(visible: Visible = ALL): Promise<ResourceTemplate[]> {
     const lists = await this.#list('resources/templates/list', (client) => client.listResourceTemplates());
-    return lists.flatMap(({ items }) => items);
+    return lists.flatMap(({ client, items }) =>
+      items.filter((item) => visible(client.name, item.uriTemplate)),
+    );
   }
 
   /** The upstream of the resource template `uriTemplate` (its first lister), for `completion/complete`. */

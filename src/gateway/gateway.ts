@@ -24,7 +24,9 @@ import {
   type MCPServerConfig,
   MCPServers,
 } from '../mcp/for-gateway.js';
-import { createAccessCheck, type MCPGatewayAccessOptions } from './access.js';
+import { createAccessCheck, type MCPGatewayAccessOptions, publicDocuments } from './access.js';
+import { AccessPolicy } from './access-policy.js';
+import { CallGate } from './call-gate.js';
 import { GatewayCatalog } from './catalog.js';
 import { listenHttp, type MCPGatewayHttpHost, type MCPGatewayListenOptions } from './http-host.js';
 import {
@@ -34,6 +36,7 @@ import {
   DEFAULT_MAX_SUBSCRIPTIONS,
   type MCPGatewayOptions,
 } from './options.js';
+import { RateLimits } from './rate-limits.js';
 import { InputRelay } from './relay.js';
 import { type GatewayRoutes, gatewayServerFactory, upstreamError } from './routing.js';
 import { GatewayStatus, type MCPGatewayStatusDocument } from './status.js';
@@ -65,6 +68,7 @@ export class MCPGateway {
   readonly #subscriptions: ResourceSubscriptions;
   readonly #tasks: GatewayTasks;
   readonly #health: UpstreamHealth;
+  readonly #gate: CallGate;
   readonly #stdioInstances = new Set<Server>();
   readonly #hosts = new Set<{ close(): Promise<void> }>();
   readonly #handlers = new Set<McpHttpHandler>();
@@ -107,6 +111,11 @@ export class MCPGateway {
       this.#health.noticed(client, error),
     );
     this.#status = new GatewayStatus(servers, this.#health, (server) => this.#toolCount(server));
+    this.#gate = new CallGate(
+      new AccessPolicy(options.policy),
+      new RateLimits(options.rateLimits),
+      options.audit,
+    );
     this.#bus = options.bus ?? new InMemoryServerEventBus();
     this.#subscriptions = new ResourceSubscriptions(servers, this.#bus);
     this.#tasks = new GatewayTasks(servers, this.#relay, upstreamError);
@@ -159,6 +168,7 @@ export class MCPGateway {
       {
         handler,
         access,
+        published: publicDocuments(options),
         status: () => this.status(),
         maxRequestBodyBytes,
         maxSubscriptions: this.#options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
@@ -211,6 +221,7 @@ export class MCPGateway {
       relay: this.#relay,
       status: this.#status,
       health: this.#health,
+      gate: this.#gate,
       subscriptions: this.#subscriptions,
       tasks: this.#tasks,
       serverInfo: this.#options.serverInfo ?? { name: 'agentwire-gateway', version: VERSION },

@@ -16,6 +16,9 @@ import { readFileSync } from 'node:fs';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import { isRecord } from '../core/json.js';
 import { MCPConfigError, parseConfigText, serverPrefix } from '../mcp/for-gateway.js';
+import type { MCPGatewayPolicy } from './access-policy.js';
+import type { MCPGatewayAuditEntry } from './call-gate.js';
+import type { MCPGatewayRateLimits } from './rate-limits.js';
 import type { MCPGatewayReconnectOptions } from './upstream-health.js';
 
 /** Default of `maxRequestBodyBytes`: 4 MiB, the MCP SDK's. */
@@ -58,6 +61,20 @@ export interface MCPGatewayOptions extends MCPGatewayNaming {
    * 30_000 }`.
    */
   reconnect?: MCPGatewayReconnectOptions;
+  /**
+   * What each caller may see and call (access-policy.ts): lists never show what it denies, and a request
+   * for it is refused `-32603` with `data: { server, kind: 'forbidden' }`. Default: none, everything to
+   * everyone.
+   */
+  policy?: MCPGatewayPolicy;
+  /** Rate limits of `tools/call` per caller and per tool (rate-limits.ts). Default: none. */
+  rateLimits?: MCPGatewayRateLimits;
+  /**
+   * Told of every routed request of a client (`tools/call`, `prompts/get`, `resources/read`,
+   * `completion/complete`) and what became of it: caller, request, decision, duration; never arguments or
+   * results (call-gate.ts). `openAuditLog` writes them as JSON lines.
+   */
+  audit?: (entry: MCPGatewayAuditEntry) => void;
 }
 
 /** The `gateway` section of a configuration file, read. */
