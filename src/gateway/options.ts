@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import { isRecord } from '../core/json.js';
 import { MCPConfigError, parseConfigText, serverPrefix } from '../mcp/for-gateway.js';
+import { ACCESS_KEYS, type MCPGatewayAccessSettings, readAccessSettings } from './access-config.js';
 import type { MCPGatewayPolicy } from './access-policy.js';
 import type { MCPGatewayAuditEntry } from './call-gate.js';
 import type { MCPGatewayRateLimits } from './rate-limits.js';
@@ -78,7 +79,7 @@ export interface MCPGatewayOptions extends MCPGatewayNaming {
 }
 
 /** The `gateway` section of a configuration file, read. */
-export interface MCPGatewayFileSettings extends MCPGatewayNaming {
+export interface MCPGatewayFileSettings extends MCPGatewayNaming, MCPGatewayAccessSettings {
   /** `bearerTokenEnv`: the environment variable holding the bearer token HTTP clients must present. */
   bearerTokenEnv?: string;
   /** `maxSubscriptions`. */
@@ -105,6 +106,7 @@ const GATEWAY_KEYS: ReadonlySet<string> = new Set([
   'allowedHosts',
   'redisUrl',
   'redisChannelPrefix',
+  ...ACCESS_KEYS,
 ]);
 
 /**
@@ -123,7 +125,7 @@ export function readGatewaySettings(file: string): MCPGatewayFileSettings {
   const unknown = Object.keys(section).find((key) => !GATEWAY_KEYS.has(key));
   if (unknown !== undefined)
     throw settingError(file, unknown, `is not a gateway setting (known: ${[...GATEWAY_KEYS].join(', ')})`);
-  const settings: MCPGatewayFileSettings = {};
+  const settings: MCPGatewayFileSettings = readAccessSettings(file, section);
   const text = (key: string) => {
     const value = section[key];
     if (value === undefined) return undefined;
