@@ -181,6 +181,7 @@ function rateLimits(value: unknown, fail: Fail): MCPGatewayRateLimits {
 
 function audit(value: unknown, fail: Fail): string {
   if (value === 'stderr') return value;
+  if (!isRecord(value)) throw fail('audit', 'must be "stderr" or { "file": "<path>" }');
   const raw = object(value, 'audit', ['file'], fail);
   return text(raw.file, 'audit.file', fail);
 }
