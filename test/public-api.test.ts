@@ -292,6 +292,21 @@ describe('public API', () => {
         'RedisEventBusError',
         'RedisEventBusOperation',
         'RedisEventBusOptions',
+        // who is calling: JWTs, the access policy, rate limits, the audit
+        'MCPGatewayJwtOptions',
+        'MCPGatewayCaller',
+        'MCPGatewayPolicy',
+        'MCPGatewayRule',
+        'MCPGatewayRuleMatch',
+        'MCPGatewayGrants',
+        'MCPGatewayRate',
+        'MCPGatewayRateLimits',
+        'MCPGatewayAuditEntry',
+        'MCPGatewayAuditLog',
+        'openAuditLog',
+        // upstreams that heal
+        'MCPGatewayReconnectOptions',
+        'MCPGatewayUpstreamState',
       ].sort(),
     );
     const surface = new Set(exportsOf('src/index.ts'));

@@ -8,12 +8,21 @@
  * the upstream that listed the URI, or whose template matches it.
  */
 import { UriTemplate } from '@modelcontextprotocol/server';
-import type { MCPClient } from '../mcp/client/client.js';
-import type { Prompt, Resource, ResourceTemplate } from '../mcp/protocol/types.js';
-import { DEFAULT_PREFIX_SEPARATOR, serverPrefix } from '../mcp/servers/prefix.js';
-import type { MCPServers } from '../mcp/servers/servers.js';
+import {
+  DEFAULT_PREFIX_SEPARATOR,
+  type MCPClient,
+  type MCPServers,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  serverPrefix,
+} from '../mcp/for-gateway.js';
 import type { MCPGatewayNaming } from './options.js';
-import { listOf, type UpstreamTool, upstreamTools } from './tool-list.js';
+import { type KnownLists, listOf, type UpstreamTool, upstreamTools } from './tool-list.js';
+
+/** Whether the item `name` (an upstream's name, or a URI) of upstream `server` is shown. */
+type Visible = (server: string, name: string) => boolean;
+const ALL: Visible = () => true;
 
 /** Where a gateway name leads: the upstream client and the name it knows. */
 export interface MCPGatewayTarget {
@@ -27,13 +36,24 @@ export class GatewayCatalog {
   readonly #naming: MCPGatewayNaming;
   // URI → server, from the last resources/list; a read of another URI tries the templates.
   readonly #resourceOwners = new Map<string, string>();
+  // What each upstream last listed, kept while it is down (tool-list.ts).
+  readonly #known: KnownLists = new Map();
+  readonly #failed: ((client: MCPClient, error: unknown) => void) | undefined;
   // The merged tool list and its index by gateway name, built on demand and dropped on every change.
   #tools: UpstreamTool[] | undefined;
   #byName: Map<string, UpstreamTool> | undefined;
+  // The definitions last listed, as JSON: a change is announced only when they differ.
+  #listed = '';
 
-  constructor(servers: MCPServers, naming: MCPGatewayNaming = {}) {
+  /** @param failed - told of an upstream's failed list request (a forgotten session is renewed). */
+  constructor(
+    servers: MCPServers,
+    naming: MCPGatewayNaming = {},
+    failed?: (client: MCPClient, error: unknown) => void,
+  ) {
     this.#servers = servers;
     this.#naming = naming;
+    this.#failed = failed;
   }
 
   /** `<prefix><separator><name>`, or `name` for a server configured with `prefix: false`. */
@@ -43,10 +63,30 @@ export class GatewayCatalog {
     return `${serverPrefix(prefix ?? server)}${this.#naming.separator ?? DEFAULT_PREFIX_SEPARATOR}${name}`;
   }
 
-  /** Every exposed tool of every upstream that has not failed, as `tools/list` gives it, renamed. */
+  /**
+   * Every exposed tool of every upstream, as `tools/list` gives it, renamed; an upstream that is down with
+   * the tools it last listed (tool-list.ts).
+   */
   tools(): UpstreamTool[] {
-    this.#tools ??= upstreamTools(this.#servers, (server, name) => this.gatewayName(server, name));
+    if (!this.#tools) {
+      this.#tools = upstreamTools(
+        this.#servers,
+        (server, name) => this.gatewayName(server, name),
+        this.#known,
+      );
+      this.#listed = JSON.stringify(this.#tools.map((tool) => tool.definition));
+    }
     return this.#tools;
+  }
+
+  /**
+   * Whether a call of gateway tool `name` may be sent again when its upstream's session was lost before
+   * it was answered: the tool says it only reads, or is idempotent (MCP spec 2025-11-25, "Tools > Tool
+   * Annotations": `readOnlyHint`, `idempotentHint`).
+   */
+  mayRepeat(name: string): boolean {
+    const annotations = this.#tool(name)?.definition.annotations;
+    return annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
   }
 
   /** The upstream of gateway tool `name`, or undefined when no exposed tool has that name. */
@@ -75,25 +115,33 @@ export class GatewayCatalog {
   }
 
   /**
-   * Forgets the merged tool list, so that the next request builds it again: call it whenever an upstream's
-   * tools or state change (the gateway does, on every `MCPServers` event).
+   * Builds the merged tool list again: call it whenever an upstream's tools or state change (the gateway
+   * does, on every `MCPServers` event). Returns whether the list differs from the one listed before.
    */
-  toolsChanged(): void {
+  toolsChanged(): boolean {
+    const before = this.#listed;
     this.#tools = undefined;
     this.#byName = undefined;
+    this.tools();
+    return this.#listed !== before;
   }
 
-  /** Every upstream's prompts, renamed; upstreams without prompts (or not connected) add none. */
-  async prompts(): Promise<Prompt[]> {
-    const lists = await listOf(this.#servers, (client) => client.listPrompts());
+  /**
+   * Every upstream's prompts, renamed; upstreams without prompts add none. `visible(server, name)` (the
+   * upstream's name) leaves out the others.
+   */
+  async prompts(visible: Visible = ALL): Promise<Prompt[]> {
+    const lists = await this.#list('prompts/list', (client) => client.listPrompts());
     return lists.flatMap(({ client, items }) =>
-      items.map((prompt) => ({ ...prompt, name: this.gatewayName(client.name, prompt.name) })),
+      items
+        .filter((prompt) => visible(client.name, prompt.name))
+        .map((prompt) => ({ ...prompt, name: this.gatewayName(client.name, prompt.name) })),
     );
   }
 
   /** The upstream of gateway prompt `name`. */
   async resolvePrompt(name: string): Promise<MCPGatewayTarget | undefined> {
-    const lists = await listOf(this.#servers, (client) => client.listPrompts());
+    const lists = await this.#list('prompts/list', (client) => client.listPrompts());
     for (const { client, items } of lists) {
       const prompt = items.find((item) => this.gatewayName(client.name, item.name) === name);
       if (prompt) return { client, name: prompt.name };
@@ -101,23 +149,28 @@ export class GatewayCatalog {
     return undefined;
   }
 
-  /** Every upstream's resources, URIs unchanged; remembers which upstream listed each URI. */
-  async resources(): Promise<Resource[]> {
-    const lists = await listOf(this.#servers, (client) => client.listResources());
+  /**
+   * Every upstream's resources, URIs unchanged (those `visible(server, uri)`); remembers which upstream
+   * listed each URI.
+   */
+  async resources(visible: Visible = ALL): Promise<Resource[]> {
+    const lists = await this.#list('resources/list', (client) => client.listResources());
     for (const { client, items } of lists)
       for (const resource of items) this.#resourceOwners.set(resource.uri, client.name);
-    return lists.flatMap(({ items }) => items);
+    return lists.flatMap(({ client, items }) => items.filter((item) => visible(client.name, item.uri)));
   }
 
-  /** Every upstream's resource templates. */
-  async resourceTemplates(): Promise<ResourceTemplate[]> {
-    const lists = await listOf(this.#servers, (client) => client.listResourceTemplates());
-    return lists.flatMap(({ items }) => items);
+  /** Every upstream's resource templates (those `visible(server, uriTemplate)`). */
+  async resourceTemplates(visible: Visible = ALL): Promise<ResourceTemplate[]> {
+    const lists = await this.#list('resources/templates/list', (client) => client.listResourceTemplates());
+    return lists.flatMap(({ client, items }) =>
+      items.filter((item) => visible(client.name, item.uriTemplate)),
+    );
   }
 
   /** The upstream of the resource template `uriTemplate` (its first lister), for `completion/complete`. */
   async resolveTemplate(uriTemplate: string): Promise<MCPGatewayTarget | undefined> {
-    const lists = await listOf(this.#servers, (client) => client.listResourceTemplates());
+    const lists = await this.#list('resources/templates/list', (client) => client.listResourceTemplates());
     const owner = lists.find(({ items }) => items.some((item) => item.uriTemplate === uriTemplate));
     return owner && { client: owner.client, name: uriTemplate };
   }
@@ -127,13 +180,19 @@ export class GatewayCatalog {
     const known = this.#resourceOwners.get(uri);
     const owner = known === undefined ? undefined : this.#servers.get(known);
     if (owner) return owner;
-    const templates = await listOf(this.#servers, (client) => client.listResourceTemplates());
+    const templates = await this.#list('resources/templates/list', (client) =>
+      client.listResourceTemplates(),
+    );
     for (const { client, items } of templates) {
       if (items.some((template) => matches(template.uriTemplate, uri))) return client;
     }
     await this.resources();
     const listed = this.#resourceOwners.get(uri);
     return listed === undefined ? undefined : this.#servers.get(listed);
+  }
+
+  #list<T>(key: string, list: (client: MCPClient) => Promise<T[]>) {
+    return listOf(this.#servers, key, list, this.#known, this.#failed);
   }
 }
 

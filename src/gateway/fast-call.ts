@@ -18,10 +18,15 @@
  * aborts the upstream call and nothing is answered, as the SDK does.
  */
 import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server';
+import { ProtocolError } from '@modelcontextprotocol/server';
 import { tracerProviderRegistered } from '../core/telemetry.js';
+import type { CallGate } from './call-gate.js';
+import { STDIO_CALLER } from './caller.js';
 import type { GatewayCatalog } from './catalog.js';
 import type { InputRelay } from './relay.js';
-import { passThrough, upstreamError } from './routing.js';
+import { type GatewayRoutes, passThrough, upstreamError } from './routing.js';
+import { callUpstream } from './upstream-call.js';
+import type { UpstreamHealth } from './upstream-health.js';
 
 type Id = string | number;
 type Params = Record<string, unknown>;
@@ -64,6 +69,8 @@ const MAX_LEARNING = 1000;
 export class FastToolCalls {
   readonly #catalog: GatewayCatalog;
   readonly #relay: InputRelay;
+  readonly #health: UpstreamHealth;
+  readonly #gate: CallGate;
   readonly #wire: FastCallWire;
   #instance: Instance | undefined;
   /** Calls in flight here, by request id. */
@@ -71,9 +78,11 @@ export class FastToolCalls {
   /** Outcomes handed to the SDK server, taken by its handler. */
   readonly #handedOver = new Map<Id, Promise<object>>();
 
-  constructor(catalog: GatewayCatalog, relay: InputRelay, wire: FastCallWire) {
-    this.#catalog = catalog;
-    this.#relay = relay;
+  constructor(routes: Pick<GatewayRoutes, 'catalog' | 'relay' | 'health' | 'gate'>, wire: FastCallWire) {
+    this.#catalog = routes.catalog;
+    this.#relay = routes.relay;
+    this.#health = routes.health;
+    this.#gate = routes.gate;
     this.#wire = wire;
   }
 
@@ -150,15 +159,29 @@ export class FastToolCalls {
       signal: controller.signal,
       canAsk: true,
     };
-    this.#relay
-      .round(target.client.name, round, (signal) =>
-        // As routing.ts: the gateway's client decides whether a call lost with its upstream is sent again.
-        target.client.callTool(target.name, input, { signal, retryOnReconnect: false }),
+    // A stdio connection carries no token: its caller is the one who started the gateway (caller.ts).
+    const gated = {
+      caller: STDIO_CALLER,
+      method: 'tools/call',
+      kind: 'tools',
+      server: target.client.name,
+      name: target.name,
+    } as const;
+    this.#gate
+      .run(gated, () =>
+        this.#relay.round(target.client.name, round, (signal) =>
+          callUpstream(this.#health, target.client, this.#catalog.mayRepeat(name), () =>
+            // As routing.ts: the gateway's client decides whether a call lost with its upstream is sent again.
+            target.client.callTool(target.name, input, { signal, retryOnReconnect: false }),
+          ),
+        ),
       )
       .then(
         (result) => this.#answer(instance, message, controller, passThrough(result)),
-        (error: unknown) =>
-          this.#handOver(message, controller, Promise.reject(upstreamError(error, target.client.name))),
+        (error: unknown) => {
+          const refusal = error instanceof ProtocolError ? error : upstreamError(error, target.client.name);
+          this.#handOver(message, controller, Promise.reject(refusal));
+        },
       );
     return true;
   }

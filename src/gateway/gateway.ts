@@ -4,10 +4,11 @@
  * agentwire's client speaks to each upstream in the revision it speaks. Lists come from the catalog
  * (catalog.ts), requests are routed by routing.ts, upstream questions relayed by relay.ts.
  *
- * Changes propagate: an upstream's `list_changed` (and its reconnect or failure, which changes what it
+ * Changes propagate: an upstream's `list_changed` (and its return after a failure, which may change what it
  * offers) becomes the gateway's own change notification (MCP spec 2026-07-28, "Subscriptions": on every open
- * `subscriptions/listen` stream, through the event bus; 2025 stdio connections get `list_changed`). An
- * upstream that fails leaves the others working; reconnecting is its client's business (`reconnect`).
+ * `subscriptions/listen` stream, through the event bus; 2025 stdio connections get `list_changed`), when
+ * what the gateway lists differs. An upstream that fails leaves the others working, keeps its last known
+ * tools in the list, and is connected again for as long as the gateway runs (upstream-health.ts).
  */
 import {
   createMcpHandler,
@@ -17,11 +18,15 @@ import {
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { VERSION } from '../core/version.js';
-import type { MCPConnectOptions } from '../mcp/client/client.js';
-import type { MCPCreateClientOptions } from '../mcp/client/create-client.js';
-import type { MCPServerConfig } from '../mcp/config/load.js';
-import { MCPServers } from '../mcp/servers/servers.js';
-import { createAccessCheck, type MCPGatewayAccessOptions } from './access.js';
+import {
+  type MCPConnectOptions,
+  type MCPCreateClientOptions,
+  type MCPServerConfig,
+  MCPServers,
+} from '../mcp/for-gateway.js';
+import { createAccessCheck, type MCPGatewayAccessOptions, publicDocuments } from './access.js';
+import { AccessPolicy } from './access-policy.js';
+import { CallGate } from './call-gate.js';
 import { GatewayCatalog } from './catalog.js';
 import { listenHttp, type MCPGatewayHttpHost, type MCPGatewayListenOptions } from './http-host.js';
 import {
@@ -31,19 +36,24 @@ import {
   DEFAULT_MAX_SUBSCRIPTIONS,
   type MCPGatewayOptions,
 } from './options.js';
+import { RateLimits } from './rate-limits.js';
 import { InputRelay } from './relay.js';
 import { type GatewayRoutes, gatewayServerFactory, upstreamError } from './routing.js';
 import { GatewayStatus, type MCPGatewayStatusDocument } from './status.js';
 import { type MCPGatewayStdioHost, type MCPGatewayStdioOptions, serveGatewayStdio } from './stdio-host.js';
 import { ResourceSubscriptions } from './subscriptions.js';
 import { GatewayTasks } from './tasks.js';
+import { UpstreamHealth } from './upstream-health.js';
 
 type Change = 'tools' | 'prompts' | 'resources';
 
 /** Options of {@link MCPGateway.fromConfig}: the gateway's, plus the options of every upstream client. */
 export interface MCPGatewayConfigOptions extends MCPGatewayOptions {
-  /** Options for every upstream client (timeouts, `reconnect`, `stderr`, …); the relay's handlers are added. */
-  clients?: Omit<MCPCreateClientOptions, 'onElicitation' | 'onSampling'>;
+  /**
+   * Options for every upstream client (timeouts, `stderr`, …); the relay's handlers are added, and the
+   * clients' own reconnection is off: the gateway reconnects them (`reconnect` of {@link MCPGatewayOptions}).
+   */
+  clients?: Omit<MCPCreateClientOptions, 'onElicitation' | 'onSampling' | 'reconnect'>;
 }
 
 /**
@@ -71,6 +81,8 @@ export class MCPGateway {
   readonly #bus: ServerEventBus;
   readonly #subscriptions: ResourceSubscriptions;
   readonly #tasks: GatewayTasks;
+  readonly #health: UpstreamHealth;
+  readonly #gate: CallGate;
   readonly #stdioInstances = new Set<Server>();
   readonly #hosts = new Set<{ close(): Promise<void> }>();
   readonly #handlers = new Set<McpHttpHandler>();
@@ -85,7 +97,12 @@ export class MCPGateway {
   static fromConfig(config: MCPServerConfig, options: MCPGatewayConfigOptions = {}): MCPGateway {
     const { clients, ...gateway } = options;
     const relay = new InputRelay(gateway.inputWaitMs ?? DEFAULT_INPUT_WAIT_MS);
-    const servers = MCPServers.fromConfig(config, { ...clients, ...relay.handlers() });
+    const servers = MCPServers.fromConfig(config, {
+      ...clients,
+      ...relay.handlers(),
+      // One owner of the retries: the gateway (upstream-health.ts), which never gives up and never parks calls.
+      reconnect: { enabled: false },
+    });
     return new MCPGateway(servers, gateway, relay);
   }
 
@@ -101,8 +118,18 @@ export class MCPGateway {
     this.servers = servers;
     this.#options = options;
     this.#relay = relay ?? new InputRelay(options.inputWaitMs ?? DEFAULT_INPUT_WAIT_MS);
-    this.#catalog = new GatewayCatalog(servers, options);
-    this.#status = new GatewayStatus(servers, (server, name) => this.#catalog.gatewayName(server, name));
+    this.#health = new UpstreamHealth(servers, options.reconnect ?? {}, (client, afterFailure) =>
+      this.#joined(client.name, afterFailure),
+    );
+    this.#catalog = new GatewayCatalog(servers, options, (client, error) =>
+      this.#health.noticed(client, error),
+    );
+    this.#status = new GatewayStatus(servers, this.#health, (server) => this.#toolCount(server));
+    this.#gate = new CallGate(
+      new AccessPolicy(options.policy),
+      new RateLimits(options.rateLimits),
+      options.audit,
+    );
     this.#bus = options.bus ?? new InMemoryServerEventBus();
     this.#subscriptions = new ResourceSubscriptions(servers, this.#bus);
     this.#tasks = new GatewayTasks(servers, this.#relay, upstreamError);
@@ -116,10 +143,20 @@ export class MCPGateway {
 
   /**
    * Connects every upstream in parallel; see `MCPServers.connectAll` (never rejects for one's failure;
-   * `options.signal` stops the connects still under way).
+   * `options.signal` stops the connects still under way). An upstream that does not connect is tried again
+   * on the reconnection backoff for as long as the gateway runs, and joins when it comes up.
    */
-  start(options: MCPConnectOptions = {}): ReturnType<MCPServers['connectAll']> {
-    return this.servers.connectAll(options);
+  async start(options: MCPConnectOptions = {}): ReturnType<MCPServers['connectAll']> {
+    this.#health.starting();
+    const results = await this.servers.connectAll(options);
+    if (!options.signal?.aborted)
+      this.#health.started(
+        results.flatMap((result) => {
+          const client = this.servers.get(result.name);
+          return result.ok || !client ? [] : [{ client, error: result.error }];
+        }),
+      );
+    return results;
   }
 
   /** The status document (status.ts). */
@@ -145,6 +182,7 @@ export class MCPGateway {
       {
         handler,
         access,
+        published: publicDocuments(options),
         status: () => this.status(),
         maxRequestBodyBytes,
         maxSubscriptions: this.#options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
@@ -179,6 +217,7 @@ export class MCPGateway {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       for (const detach of this.#detach) detach();
+      this.#health.close();
       this.#subscriptions.close();
       this.#tasks.close();
       // The hosts let the calls in flight finish first (their shutdown grace); the relay's are ended after.
@@ -195,6 +234,8 @@ export class MCPGateway {
       catalog: this.#catalog,
       relay: this.#relay,
       status: this.#status,
+      health: this.#health,
+      gate: this.#gate,
       subscriptions: this.#subscriptions,
       tasks: this.#tasks,
       serverInfo: this.#options.serverInfo ?? { name: 'agentwire-gateway', version: VERSION },
@@ -203,8 +244,7 @@ export class MCPGateway {
   }
 
   /** Publishes a change to every open subscription: the HTTP listen streams (bus) and stdio connections. */
-  #changed(what: Change): void {
-    if (what === 'tools') this.#catalog.toolsChanged();
+  #publish(what: Change): void {
     this.#bus.publish({ kind: `${what}_list_changed` as const });
     for (const server of this.#stdioInstances) {
       const sent =
@@ -219,36 +259,45 @@ export class MCPGateway {
     }
   }
 
+  /** The tool list is built again; a change is published only when it lists something else. */
+  #toolsMayHaveChanged(): void {
+    if (this.#catalog.toolsChanged()) this.#publish('tools');
+  }
+
+  /**
+   * Upstream `server` is connected. Its tools are compared with those listed; after a failure its prompts
+   * and resources may have changed too (nothing was heard from it meanwhile), and its resource
+   * subscriptions are made again on the new connection.
+   */
+  #joined(server: string, afterFailure: boolean): void {
+    // A first, clean connect (at start) has nobody to tell: the list is only built.
+    if (!afterFailure) return void this.#catalog.toolsChanged();
+    this.#toolsMayHaveChanged();
+    this.#publish('prompts');
+    this.#publish('resources');
+    const client = this.servers.get(server);
+    if (client) this.#subscriptions.renew(client);
+  }
+
+  #toolCount(server: string): number {
+    return this.#catalog.tools().filter((tool) => tool.client.name === server).length;
+  }
+
   #follow(): void {
-    const all = () => {
-      this.#changed('tools');
-      this.#changed('prompts');
-      this.#changed('resources');
-    };
-    const tools = () => this.#changed('tools');
-    const onDisconnected = ({ willReconnect }: { willReconnect: boolean }) => {
-      this.#catalog.toolsChanged();
-      // A server that has failed offers no tools any more (MCPServers.getTools).
-      if (!willReconnect) all();
-    };
-    const onConnected = () => this.#catalog.toolsChanged();
-    this.servers.on('connected', onConnected);
+    const tools = () => this.#toolsMayHaveChanged();
     this.servers.on('toolsChanged', tools);
-    this.servers.on('reconnected', all);
-    this.servers.on('disconnected', onDisconnected);
+    this.servers.on('disconnected', tools);
     // An upstream's background errors are its status's business; listening keeps them from being thrown.
     const onError = () => {};
     this.servers.on('error', onError);
     this.#detach.push(() => {
-      this.servers.off('connected', onConnected);
       this.servers.off('toolsChanged', tools);
-      this.servers.off('reconnected', all);
-      this.servers.off('disconnected', onDisconnected);
+      this.servers.off('disconnected', tools);
       this.servers.off('error', onError);
     });
     for (const client of this.servers.clients()) {
-      const prompts = () => this.#changed('prompts');
-      const resources = () => this.#changed('resources');
+      const prompts = () => this.#publish('prompts');
+      const resources = () => this.#publish('resources');
       client.on('promptsChanged', prompts);
       client.on('resourcesChanged', resources);
       this.#detach.push(() => {

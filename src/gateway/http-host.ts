@@ -54,6 +54,8 @@ export interface MCPGatewayHttpHost {
 export interface HttpHostRoutes {
   handler: McpHttpHandler;
   access: MCPGatewayAccessCheck;
+  /** Documents served to anyone, before the access check (the protected resource metadata; access.ts). */
+  published?: (path: string) => Response | undefined;
   status: () => unknown;
   maxRequestBodyBytes: number;
   /**
@@ -131,7 +133,10 @@ async function serve(
   const leave = state.drain.enter();
   res.on('close', leave);
   const path = new URL(req.url ?? '/', 'http://gateway').pathname;
-  if (path !== '/mcp' && path !== '/status') return void res.writeHead(404).end();
+  if (path !== '/mcp' && path !== '/status') {
+    const published = req.method === 'GET' ? routes.published?.(path) : undefined;
+    return published ? write(published, res) : void res.writeHead(404).end();
+  }
   const aborted = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) aborted.abort();

@@ -6,9 +6,19 @@
  */
 export type { MCPGatewayAccessCheck, MCPGatewayAccessOptions } from './access.js';
 export { createAccessCheck } from './access.js';
+export type {
+  MCPGatewayGrants,
+  MCPGatewayPolicy,
+  MCPGatewayRule,
+  MCPGatewayRuleMatch,
+} from './access-policy.js';
+export { type MCPGatewayAuditLog, openAuditLog } from './audit-log.js';
+export type { MCPGatewayAuditEntry } from './call-gate.js';
+export type { MCPGatewayCaller } from './caller.js';
 export type { MCPGatewayTarget } from './catalog.js';
 export { MCPGateway, type MCPGatewayConfigOptions } from './gateway.js';
 export type { MCPGatewayHttpHost, MCPGatewayListenOptions } from './http-host.js';
+export type { MCPGatewayJwtOptions } from './jwt-verifier.js';
 export {
   DEFAULT_INPUT_WAIT_MS,
   DEFAULT_MAX_REQUEST_BODY_BYTES,
@@ -18,6 +28,7 @@ export {
   type MCPGatewayOptions,
   readGatewaySettings,
 } from './options.js';
+export type { MCPGatewayRate, MCPGatewayRateLimits } from './rate-limits.js';
 export {
   createRedisEventBus,
   DEFAULT_REDIS_CHANNEL_PREFIX,
@@ -32,3 +43,4 @@ export {
   STATUS_RESOURCE,
 } from './status.js';
 export type { MCPGatewayStdioHost, MCPGatewayStdioOptions } from './stdio-host.js';
+export type { MCPGatewayReconnectOptions, MCPGatewayUpstreamState } from './upstream-health.js';

@@ -15,9 +15,12 @@
 import { readFileSync } from 'node:fs';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import { isRecord } from '../core/json.js';
-import { parseConfigText } from '../mcp/config/text.js';
-import { MCPConfigError } from '../mcp/protocol/errors.js';
-import { serverPrefix } from '../mcp/servers/prefix.js';
+import { MCPConfigError, parseConfigText, serverPrefix } from '../mcp/for-gateway.js';
+import { ACCESS_KEYS, type MCPGatewayAccessSettings, readAccessSettings } from './access-config.js';
+import type { MCPGatewayPolicy } from './access-policy.js';
+import type { MCPGatewayAuditEntry } from './call-gate.js';
+import type { MCPGatewayRateLimits } from './rate-limits.js';
+import type { MCPGatewayReconnectOptions } from './upstream-health.js';
 
 /** Default of `maxRequestBodyBytes`: 4 MiB, the MCP SDK's. */
 export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
@@ -53,10 +56,30 @@ export interface MCPGatewayOptions extends MCPGatewayNaming {
    * (through an `input_required` round in 2026-07-28), in ms; then it is cancelled. Default 120 000.
    */
   inputWaitMs?: number;
+  /**
+   * The backoff of the gateway's reconnection of its upstreams (upstream-health.ts): an upstream that is
+   * down is connected again for as long as the gateway runs. Default `{ initialDelayMs: 500, maxDelayMs:
+   * 30_000 }`.
+   */
+  reconnect?: MCPGatewayReconnectOptions;
+  /**
+   * What each caller may see and call (access-policy.ts): lists never show what it denies, and a request
+   * for it is refused `-32603` with `data: { server, kind: 'forbidden' }`. Default: none, everything to
+   * everyone.
+   */
+  policy?: MCPGatewayPolicy;
+  /** Rate limits of `tools/call` per caller and per tool (rate-limits.ts). Default: none. */
+  rateLimits?: MCPGatewayRateLimits;
+  /**
+   * Told of every routed request of a client (`tools/call`, `prompts/get`, `resources/read`,
+   * `completion/complete`) and what became of it: caller, request, decision, duration; never arguments or
+   * results (call-gate.ts). `openAuditLog` writes them as JSON lines.
+   */
+  audit?: (entry: MCPGatewayAuditEntry) => void;
 }
 
 /** The `gateway` section of a configuration file, read. */
-export interface MCPGatewayFileSettings extends MCPGatewayNaming {
+export interface MCPGatewayFileSettings extends MCPGatewayNaming, MCPGatewayAccessSettings {
   /** `bearerTokenEnv`: the environment variable holding the bearer token HTTP clients must present. */
   bearerTokenEnv?: string;
   /** `maxSubscriptions`. */
@@ -83,6 +106,7 @@ const GATEWAY_KEYS: ReadonlySet<string> = new Set([
   'allowedHosts',
   'redisUrl',
   'redisChannelPrefix',
+  ...ACCESS_KEYS,
 ]);
 
 /**
@@ -101,7 +125,7 @@ export function readGatewaySettings(file: string): MCPGatewayFileSettings {
   const unknown = Object.keys(section).find((key) => !GATEWAY_KEYS.has(key));
   if (unknown !== undefined)
     throw settingError(file, unknown, `is not a gateway setting (known: ${[...GATEWAY_KEYS].join(', ')})`);
-  const settings: MCPGatewayFileSettings = {};
+  const settings: MCPGatewayFileSettings = readAccessSettings(file, section);
   const text = (key: string) => {
     const value = section[key];
     if (value === undefined) return undefined;

@@ -19,8 +19,8 @@ import type {
   CreateMessageResult,
   ElicitParams,
   ElicitResult,
-} from '../mcp/protocol/types.js';
-import type { MCPServerRequestHandlers } from '../mcp/session/server-requests.js';
+  MCPServerRequestHandlers,
+} from '../mcp/for-gateway.js';
 
 /** An input request of an `input_required` result (MCP `InputRequest`). */
 export interface GatewayInputRequest {

@@ -13,8 +13,10 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { MCPClient } from '../mcp/client/client.js';
-import { MCPCallError } from '../mcp/protocol/errors.js';
+import { MCPCallError, type MCPClient } from '../mcp/for-gateway.js';
+import { forbidden, GATEWAY_SERVER } from './access-policy.js';
+import type { CallGate } from './call-gate.js';
+import { callerOf } from './caller.js';
 import type { GatewayCatalog } from './catalog.js';
 import type { InputRelay, RelayRound } from './relay.js';
 import { type GatewayStatus, STATUS_RESOURCE } from './status.js';
@@ -22,13 +24,19 @@ import type { ResourceSubscriptions, SubscriptionHolder } from './subscriptions.
 import { GatewayServer, registerTaskHandlers } from './task-handlers.js';
 import type { GatewayTasks } from './tasks.js';
 import { traceRequests } from './telemetry.js';
+import { callUpstream } from './upstream-call.js';
 import { describeUpstreamFailure } from './upstream-failure.js';
+import type { UpstreamHealth } from './upstream-health.js';
 
 /** What the handlers need of the gateway. */
 export interface GatewayRoutes {
   catalog: GatewayCatalog;
   relay: InputRelay;
   status: GatewayStatus;
+  /** The upstreams' health: requests to one that is down are refused at once (upstream-call.ts). */
+  health: UpstreamHealth;
+  /** The access policy, rate limits and audit every routed request passes (call-gate.ts). */
+  gate: CallGate;
   /** Resource subscriptions shared by every instance; without it, none are offered. */
   subscriptions?: ResourceSubscriptions;
   /** Tasks passed through (tasks.ts); without it, none are offered. */
@@ -75,61 +83,130 @@ export function gatewayServerFactory(routes: GatewayRoutes): (context: McpReques
     register(server, routes, era === 'modern' || routes.legacyCanAsk);
     if (routes.tasks) registerTaskHandlers(server, routes.tasks, era, tasks, routes.legacyCanAsk);
     routes.track?.(server);
-    if (subscriptions && era !== 'modern') subscribeHandlers(server, routes.catalog, subscriptions);
+    if (subscriptions && era !== 'modern') subscribeHandlers(server, routes, subscriptions);
     return server;
   };
 }
 
 function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void {
-  const { catalog } = routes;
+  const { catalog, gate } = routes;
   const relay = { round: relayRound(routes.relay, canAsk) };
-  server.setRequestHandler(
-    'tools/list',
+  // What the caller of a request may see (access-policy.ts): the caller the access check recognised.
+  const grants = (ctx: Context) => gate.policy.grants(callerOf(ctx.http?.authInfo));
+  server.setRequestHandler('tools/list', (_request, ctx) => {
+    const visible = grants(ctx);
+    const tools = catalog.tools();
+    const shown = gate.policy.active
+      ? tools.filter((tool) => visible.allows('tools', tool.client.name, tool.upstreamName))
+      : tools;
     // Definitions pass through as the upstreams gave them; the SDK's types are narrower than the wire.
-    () => ({ tools: catalog.tools().map((tool) => tool.definition) }) as never,
-  );
+    return { tools: shown.map((tool) => tool.definition) } as never;
+  });
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const settled = routes.settledCall?.(ctx.mcpReq.id, server);
     if (settled) return (await settled) as never;
+    // The tool's name as the request's JSON-RPC body names it (the SDK parsed it), never a header.
     const { name, arguments: input = {} } = request.params;
     const target = catalog.resolveTool(name);
-    if (!target) throw unknownTool(routes, name);
-    const progress = progressForwarder(request.params._meta?.progressToken, ctx);
-    const task = routes.tasks?.call(target, request.params, ctx, routes.legacyCanAsk);
-    const result = await relayed(relay, target.client, ctx, (signal) =>
-      target.client.callTool(target.name, input, {
-        signal,
-        // The gateway's client decides whether a call lost with its upstream is sent again.
-        retryOnReconnect: false,
-        ...(progress && { onprogress: progress }),
-        ...task?.options,
-      }),
-    );
-    return (task ? task.answer(result, passThrough) : passThrough(result)) as never;
+    if (!target) throw invalidParams(`Tool ${name} not found`);
+    const caller = callerOf(ctx.http?.authInfo);
+    const gated = {
+      caller,
+      method: 'tools/call',
+      kind: 'tools',
+      server: target.client.name,
+      name: target.name,
+    } as const;
+    return gate.run(gated, async () => {
+      const progress = progressForwarder(request.params._meta?.progressToken, ctx);
+      const task = routes.tasks?.call(target, request.params, ctx, routes.legacyCanAsk);
+      const result = await relayed(relay, target.client, ctx, (signal) =>
+        callUpstream(routes.health, target.client, catalog.mayRepeat(name), () =>
+          target.client.callTool(target.name, input, {
+            signal,
+            // The gateway's client decides whether a call lost with its upstream is sent again.
+            retryOnReconnect: false,
+            ...(progress && { onprogress: progress }),
+            ...task?.options,
+          }),
+        ),
+      );
+      return (task ? task.answer(result, passThrough) : passThrough(result)) as never;
+    });
   });
-  server.setRequestHandler('prompts/list', async () => ({ prompts: await catalog.prompts() }));
+  server.setRequestHandler('prompts/list', async (_request, ctx) => {
+    const visible = grants(ctx);
+    return { prompts: await catalog.prompts((server, name) => visible.allows('prompts', server, name)) };
+  });
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     const target = await catalog.resolvePrompt(request.params.name);
     if (!target) throw invalidParams(`Prompt ${request.params.name} not found`);
     const args = request.params.arguments ?? {};
-    const result = await relayed(relay, target.client, ctx, (signal) =>
-      target.client.getPrompt(target.name, args, { signal }),
-    );
-    return passThrough(result) as never;
+    const caller = callerOf(ctx.http?.authInfo);
+    const gated = {
+      caller,
+      method: 'prompts/get',
+      kind: 'prompts',
+      server: target.client.name,
+      name: target.name,
+    } as const;
+    return gate.run(gated, async () => {
+      const result = await relayed(relay, target.client, ctx, (signal) =>
+        callUpstream(routes.health, target.client, true, () =>
+          target.client.getPrompt(target.name, args, { signal }),
+        ),
+      );
+      return passThrough(result) as never;
+    });
   });
-  server.setRequestHandler('resources/list', async () => ({
-    resources: [routes.status.resource(), ...(await catalog.resources())],
-  }));
-  server.setRequestHandler('resources/templates/list', async () => ({
-    resourceTemplates: await catalog.resourceTemplates(),
-  }));
+  server.setRequestHandler('resources/list', async (_request, ctx) => {
+    const visible = grants(ctx);
+    const status = visible.allows('resources', GATEWAY_SERVER, STATUS_RESOURCE)
+      ? [routes.status.resource()]
+      : [];
+    return {
+      resources: [
+        ...status,
+        ...(await catalog.resources((server, uri) => visible.allows('resources', server, uri))),
+      ],
+    };
+  });
+  server.setRequestHandler('resources/templates/list', async (_request, ctx) => {
+    const visible = grants(ctx);
+    return {
+      resourceTemplates: await catalog.resourceTemplates((server, uri) =>
+        visible.allows('resources', server, uri),
+      ),
+    };
+  });
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params;
-    if (uri === STATUS_RESOURCE) return routes.status.read() as never;
+    const caller = callerOf(ctx.http?.authInfo);
+    if (uri === STATUS_RESOURCE) {
+      const gated = {
+        caller,
+        method: 'resources/read',
+        kind: 'resources',
+        server: GATEWAY_SERVER,
+        name: uri,
+      } as const;
+      return gate.run(gated, async () => routes.status.read() as never);
+    }
     const client = await catalog.resolveResource(uri);
     if (!client) throw invalidParams(`Resource ${uri} not found`);
-    const result = await relayed(relay, client, ctx, (signal) => client.readResource(uri, { signal }));
-    return passThrough(result) as never;
+    const gated = {
+      caller,
+      method: 'resources/read',
+      kind: 'resources',
+      server: client.name,
+      name: uri,
+    } as const;
+    return gate.run(gated, async () => {
+      const result = await relayed(relay, client, ctx, (signal) =>
+        callUpstream(routes.health, client, true, () => client.readResource(uri, { signal })),
+      );
+      return passThrough(result) as never;
+    });
   });
   server.setRequestHandler('completion/complete', async (request, ctx) => {
     const { ref, argument, context } = request.params;
@@ -141,14 +218,27 @@ function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void 
       throw invalidParams(`${ref.type === 'ref/prompt' ? 'Prompt' : 'Resource template'} not found`);
     // The prompt goes back under its upstream name; a template keeps its URI template.
     const upstreamRef = ref.type === 'ref/prompt' ? { type: ref.type, name: target.name } : ref;
-    const completion = await relayed(relay, target.client, ctx, (signal) =>
-      target.client.complete(
-        {
-          ref: upstreamRef,
-          argument,
-          ...(context?.arguments && { context: { arguments: context.arguments } }),
-        },
-        { signal },
+    const caller = callerOf(ctx.http?.authInfo);
+    const kind = ref.type === 'ref/prompt' ? 'prompts' : 'resources';
+    const gated = {
+      caller,
+      method: 'completion/complete',
+      kind,
+      server: target.client.name,
+      name: target.name,
+    } as const;
+    const completion = await gate.run(gated, () =>
+      relayed(relay, target.client, ctx, (signal) =>
+        callUpstream(routes.health, target.client, true, () =>
+          target.client.complete(
+            {
+              ref: upstreamRef,
+              argument,
+              ...(context?.arguments && { context: { arguments: context.arguments } }),
+            },
+            { signal },
+          ),
+        ),
       ),
     );
     return { completion } as never;
@@ -156,7 +246,8 @@ function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void 
 }
 
 /** `resources/subscribe` / `unsubscribe` of a 2025-era connection, held until the connection closes. */
-function subscribeHandlers(server: Server, catalog: GatewayCatalog, subscriptions: ResourceSubscriptions) {
+function subscribeHandlers(server: Server, routes: GatewayRoutes, subscriptions: ResourceSubscriptions) {
+  const { catalog, gate } = routes;
   const holder: SubscriptionHolder = {
     updated: (uri) => {
       server.sendResourceUpdated({ uri }).catch(() => {
@@ -164,10 +255,12 @@ function subscribeHandlers(server: Server, catalog: GatewayCatalog, subscription
       });
     },
   };
-  server.setRequestHandler('resources/subscribe', async (request) => {
+  server.setRequestHandler('resources/subscribe', async (request, ctx) => {
     const { uri } = request.params;
     const client = await catalog.resolveResource(uri);
     if (!client) throw invalidParams(`Resource ${uri} not found`);
+    if (!gate.policy.grants(callerOf(ctx.http?.authInfo)).allows('resources', client.name, uri))
+      throw forbidden('resources/subscribe', client.name, uri);
     try {
       await subscriptions.subscribe(holder, uri, client);
     } catch (error) {
@@ -215,6 +308,8 @@ async function relayed(
   try {
     return await relay.round(client.name, round, start);
   } catch (error) {
+    // The gateway's own refusals (an upstream that is down) go out as they are.
+    if (error instanceof ProtocolError) throw error;
     throw upstreamError(error, client.name);
   }
 }
@@ -238,18 +333,6 @@ export function upstreamError(error: unknown, server: string): ProtocolError {
     server,
     kind: 'gateway',
   });
-}
-
-function unknownTool(routes: GatewayRoutes, name: string): ProtocolError {
-  // A tool of an upstream that is down is named in the error with that upstream's state.
-  const down = routes.status.ownerOfHiddenTool(name);
-  if (down)
-    return new ProtocolError(
-      ProtocolErrorCode.InternalError,
-      `Tool ${name} is unavailable: MCP server "${down.server}" is ${down.state}`,
-      { server: down.server, kind: 'unavailable', state: down.state },
-    );
-  return invalidParams(`Tool ${name} not found`);
 }
 
 function invalidParams(message: string): ProtocolError {

@@ -80,7 +80,7 @@ class FastPathTransport implements Transport {
 
   constructor(stdin: Readable, stdout: Writable, routes: GatewayRoutes) {
     this.#wire = new GatewayStdioWire(stdin, stdout, (value) => this.#fast.take(value));
-    this.#fast = new FastToolCalls(routes.catalog, routes.relay, {
+    this.#fast = new FastToolCalls(routes, {
       toSdk: (message) => this.onmessage?.(message),
       send: (message) => this.send(message),
     });

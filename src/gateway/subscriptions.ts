@@ -7,8 +7,7 @@
  * event bus, whose listen streams pass it on only where their filter names the URI.
  */
 import type { ServerEventBus } from '@modelcontextprotocol/server';
-import type { MCPClient } from '../mcp/client/client.js';
-import type { MCPServers } from '../mcp/servers/servers.js';
+import type { MCPClient, MCPServers } from '../mcp/for-gateway.js';
 
 /** Who holds subscriptions: a 2025-era connection's instance, or one listen stream. */
 export interface SubscriptionHolder {
@@ -55,6 +54,17 @@ export class ResourceSubscriptions {
       if (this.#byUri.get(uri) === entry) this.#byUri.delete(uri);
       throw error;
     }
+  }
+
+  /**
+   * Subscribes again, on `client`'s new connection, to each URI held at it: a new session holds no
+   * subscription of the old one (MCP spec 2025-11-25, "Server Features > Resources > Subscriptions";
+   * 2026-07-28, "Subscriptions > Graceful Closure"). Never rejects: a URI it refuses now stays held, and its
+   * holders hear nothing more of it.
+   */
+  renew(client: MCPClient): void {
+    for (const [uri, entry] of this.#byUri)
+      if (entry.client === client) client.subscribeResource(uri).catch(() => {});
   }
 
   /** `holder` lets go of `uri`; the last holder's unsubscribe reaches the upstream. Never rejects. */

@@ -11,7 +11,7 @@
  * Shapes: a 2025-11-25 `Task` (MCP spec 2025-11-25, "Basic > Utilities > Tasks > Data Types": `ttl`,
  * `pollInterval`, both timestamps required) and a 2026-07-28 extension `Task` (`ttlMs`, `pollIntervalMs`).
  */
-import type { MCPTask } from '../mcp/protocol/tasks.js';
+import type { MCPTask } from '../mcp/for-gateway.js';
 
 /** Where a gateway task id leads. */
 export interface UpstreamTaskRef {

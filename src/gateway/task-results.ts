@@ -7,10 +7,13 @@
 import { ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import { isRecord } from '../core/json.js';
 import { sleep } from '../core/sleep.js';
-import { MCPCallError } from '../mcp/protocol/errors.js';
-import { isTerminalStatus, readTask } from '../mcp/protocol/tasks.js';
-import type { RequestOptions } from '../mcp/session/request-options.js';
-import type { MCPTaskPassThrough } from '../mcp/session/tasks-passthrough.js';
+import {
+  isTerminalStatus,
+  MCPCallError,
+  type MCPTaskPassThrough,
+  type RequestOptions,
+  readTask,
+} from '../mcp/for-gateway.js';
 import type { InputRelay } from './relay.js';
 
 type Result = Record<string, unknown>;

@@ -27,11 +27,15 @@
 import { ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import { isRecord } from '../core/json.js';
 import { sleep } from '../core/sleep.js';
-import type { MCPClient } from '../mcp/client/client.js';
-import { isTerminalStatus, type MCPTask, readTask } from '../mcp/protocol/tasks.js';
-import type { MCPServers } from '../mcp/servers/servers.js';
-import type { MCPToolCallOptions } from '../mcp/session/call-options.js';
-import type { MCPTaskPassThrough } from '../mcp/session/tasks-passthrough.js';
+import {
+  isTerminalStatus,
+  type MCPClient,
+  type MCPServers,
+  type MCPTask,
+  type MCPTaskPassThrough,
+  type MCPToolCallOptions,
+  readTask,
+} from '../mcp/for-gateway.js';
 import type { MCPGatewayTarget } from './catalog.js';
 import type { InputRelay } from './relay.js';
 import { gatewayTaskId, legacyTaskShape, modernTaskShape, upstreamTaskOf } from './task-ids.js';

@@ -5,7 +5,7 @@
  * `closeInfo`); a gateway client is somebody else, and a crashing server's stderr is where it dumps its
  * environment, paths and configuration.
  */
-import type { MCPCallError } from '../mcp/protocol/errors.js';
+import type { MCPCallError } from '../mcp/for-gateway.js';
 
 /** What a gateway client learns of a failure: a message, and `data` for code to switch on. */
 export interface MCPGatewayUpstreamFailure {

@@ -19,7 +19,7 @@ beforeAll(async () => {
   const config = await loadServerConfig(fleet.config);
   gateway = MCPGateway.fromConfig(config, {
     ...readGatewaySettings(fleet.config),
-    clients: { reconnect: { enabled: true, initialDelayMs: 50, maxDelayMs: 200 } },
+    reconnect: { initialDelayMs: 50, maxDelayMs: 200 },
   });
   await gateway.start();
   const { url } = await gateway.listen({ bearerToken: TOKEN });

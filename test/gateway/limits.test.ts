@@ -98,6 +98,11 @@ describe("an upstream's credentials", () => {
     }
     expect(JSON.stringify(status)).not.toContain(SECRET);
     expect(statusHttp).not.toContain(SECRET);
-    expect(JSON.parse(statusHttp).upstreams[1]).toMatchObject({ name: 'careless', state: 'failed' });
+    // Down, and being connected again (the gateway never gives an upstream up).
+    expect(JSON.parse(statusHttp).upstreams[1]).toMatchObject({
+      name: 'careless',
+      state: 'reconnecting',
+      lastFailure: { kind: 'connection_closed' },
+    });
   });
 });

@@ -47,6 +47,39 @@ describe('readGatewaySettings', () => {
     });
   });
 
+  it('reads the access settings: jwt, policy, rate limits, audit', () => {
+    const gateway = {
+      jwt: {
+        issuer: 'https://idp.example.com',
+        audience: 'https://gateway.example.com/mcp',
+        clockToleranceSeconds: 10,
+        algorithms: ['RS256'],
+      },
+      policy: {
+        rules: [
+          { when: { scopes: ['mcp:admin'] }, allow: { tools: { '*': ['*'] } } },
+          {
+            when: { auth: 'jwt', claims: { groups: ['support', 'ops'] } },
+            allow: { tools: { fs: ['read_*'] }, resources: { fs: ['file:///srv/*'] } },
+            deny: { tools: { fs: ['read_secret'] } },
+          },
+        ],
+      },
+      rateLimits: {
+        perCaller: { calls: 600, perSeconds: 60 },
+        perTool: [{ tools: { everything: ['trigger-*'] }, calls: 5, perSeconds: 0.5 }],
+      },
+    };
+    const at = file(
+      'access.json',
+      JSON.stringify({ gateway: { ...gateway, audit: { file: '/var/log/gw.jsonl' } } }),
+    );
+    expect(readGatewaySettings(at)).toEqual({ ...gateway, auditLog: '/var/log/gw.jsonl' });
+    expect(readGatewaySettings(file('stderr.json', '{"gateway": {"audit": "stderr"}}'))).toEqual({
+      auditLog: 'stderr',
+    });
+  });
+
   it('reads nothing from a file without a gateway section or prefixes', () => {
     expect(readGatewaySettings(file('plain.json', '{"mcpServers": {"a": {"command": "x"}}}'))).toEqual({});
   });
@@ -70,10 +103,41 @@ describe('readGatewaySettings', () => {
     ],
     [
       '{"gateway": {"maxSubscription": 8}}',
-      '"gateway.maxSubscription" is not a gateway setting (known: bearerTokenEnv, separator, maxSubscriptions, maxRequestBodyBytes, allowedHosts, redisUrl, redisChannelPrefix)',
+      '"gateway.maxSubscription" is not a gateway setting (known: bearerTokenEnv, separator, maxSubscriptions, maxRequestBodyBytes, allowedHosts, redisUrl, redisChannelPrefix, jwt, policy, rateLimits, audit)',
       'maxSubscription',
     ],
     ['{"gateway": {"redisUrl": 6379}}', '"gateway.redisUrl" must be a non-empty string', 'redisUrl'],
+    [
+      '{"gateway": {"jwt": {"issuer": "https://i"}}}',
+      '"gateway.jwt.audience" must be a non-empty string',
+      'jwt.audience',
+    ],
+    [
+      '{"gateway": {"jwt": {"issuer": "https://i", "audience": "a", "jwks": "x"}}}',
+      '"gateway.jwt.jwks" is not a setting here (known: issuer, audience, jwksUri, clockToleranceSeconds, algorithms, resource)',
+      'jwt.jwks',
+    ],
+    [
+      '{"gateway": {"policy": {"rules": [{"allow": {"tools": {"fs": ["a"]}}}, {"alow": {}}]}}}',
+      '"gateway.policy.rules[1].alow" is not a setting here (known: when, allow, deny)',
+      'policy.rules[1].alow',
+    ],
+    [
+      '{"gateway": {"policy": {"rules": [{"allow": {"tools": ["fs__*"]}}]}}}',
+      '"gateway.policy.rules[0].allow.tools" must map server names (globs) to arrays of names (globs)',
+      'policy.rules[0].allow.tools',
+    ],
+    [
+      '{"gateway": {"policy": {"rules": [{"when": {"auth": "token"}}]}}}',
+      '"gateway.policy.rules[0].when.auth" must be one of static, jwt, oauth, stdio, or an array of them',
+      'policy.rules[0].when.auth',
+    ],
+    [
+      '{"gateway": {"rateLimits": {"perCaller": {"calls": 0, "perSeconds": 1}}}}',
+      '"gateway.rateLimits.perCaller.calls" must be a whole number ≥ 1',
+      'rateLimits.perCaller.calls',
+    ],
+    ['{"gateway": {"audit": "stdout"}}', '"gateway.audit" must be "stderr" or { "file": "<path>" }', 'audit'],
     [
       '{"gateway": {"redisChannelPrefix": ""}}',
       '"gateway.redisChannelPrefix" must be a non-empty string',

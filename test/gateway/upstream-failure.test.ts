@@ -55,9 +55,10 @@ describe('an upstream that dies mid-call', () => {
     expect(upstream().error?.message).toContain(STDERR);
     const [contents] = (await client.readResource(STATUS_RESOURCE)).contents as { text: string }[];
     const [status] = JSON.parse(contents!.text).upstreams;
-    expect(status.error).toEqual({
+    expect(status.lastFailure).toEqual({
       kind: 'connection_closed',
       message: 'MCP server "scripted": connection failed: the server exited with code 7',
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
   });
 });

@@ -1,8 +1,10 @@
 /**
  * `agentwire serve --config <file>`: the enabled servers of a configuration file served as one MCP server
  * (src/gateway/), over Streamable HTTP (`--port`, `--host`) or stdio (`--stdio`), until SIGINT / SIGTERM or,
- * with `--stdio`, the end of stdin. The HTTP endpoint requires a bearer token, read from the environment
- * variable `--token-env` (or the file's `gateway.bearerTokenEnv`) names; the token is never printed. With
+ * with `--stdio`, the end of stdin. The HTTP endpoint requires a bearer token: the static one, read from the
+ * environment variable `--token-env` (or the file's `gateway.bearerTokenEnv`) names, never printed, and/or
+ * JWTs of the issuer `gateway.jwt` names; `gateway.policy`, `gateway.rateLimits` and `gateway.audit` apply
+ * on both transports (docs/gateway-access.md). With
  * `--redis-url` (or `AGENTWIRE_REDIS_URL`, or `gateway.redisUrl`) the change events of `subscriptions/listen`
  * go through Redis pub/sub (serve-redis.ts), so several `serve` processes behind one load balancer notify
  * each other's listeners (MCP spec 2026-07-28, "Subscriptions").
@@ -69,7 +71,7 @@ export function registerServeCommand(program: Command, context: CommandContext):
     )
     .action(async (options: ServeOptions) => {
       const { loadServerConfig } = await import('../../mcp/index.js');
-      const { MCPGateway, readGatewaySettings } = await import('../../gateway/index.js');
+      const { MCPGateway, openAuditLog, readGatewaySettings } = await import('../../gateway/index.js');
       const config = await loadServerConfig(options.config);
       // A gateway serves one fixed set: an entry it cannot read is the operator's to fix before it starts.
       const [invalid] = config.invalid;
@@ -79,12 +81,12 @@ export function registerServeCommand(program: Command, context: CommandContext):
       let token: string | undefined;
       if (!options.stdio) {
         const variable = options.tokenEnv ?? settings.bearerTokenEnv;
-        if (variable === undefined)
+        if (variable === undefined && settings.jwt === undefined)
           throw new UsageError(
-            'serve over HTTP needs a bearer token: give --token-env <name> or gateway.bearerTokenEnv',
+            'serve over HTTP needs a bearer token: give --token-env <name> or gateway.bearerTokenEnv, or gateway.jwt',
           );
-        token = process.env[variable];
-        if (!token)
+        token = variable === undefined ? undefined : process.env[variable];
+        if (variable !== undefined && !token)
           throw new UsageError(`serve: the environment variable ${variable} (the bearer token) is not set`);
       }
       const opened = await openServeBus(
@@ -102,14 +104,23 @@ export function registerServeCommand(program: Command, context: CommandContext):
       }
       const bus = opened.kind === 'bus' ? opened.bus : undefined;
       if (bus) io.stderr(`sharing change notifications through Redis at ${bus.server} (${bus.channel})\n`);
-      const { redisUrl: _url, redisChannelPrefix: _prefix, ...gatewaySettings } = settings;
+      const {
+        redisUrl: _url,
+        redisChannelPrefix: _prefix,
+        jwt,
+        auditLog,
+        bearerTokenEnv: _token,
+        ...gatewaySettings
+      } = settings;
+      // One JSON line per routed request (audit-log.ts), on stderr or appended to a file.
+      const audit = auditLog === undefined ? undefined : openAuditLog(auditLog);
       let gateway: InstanceType<typeof MCPGateway> | undefined;
       try {
         gateway = MCPGateway.fromConfig(config, {
           ...gatewaySettings,
           ...(bus && { bus }),
+          ...(audit && { audit: audit.write }),
           clients: {
-            reconnect: { enabled: true },
             ...(options.connectTimeout !== undefined && { connectTimeoutMs: options.connectTimeout }),
             callOptions: { timeoutMs: options.callTimeout ?? 60_000, resetTimeoutOnProgress: true },
             // Kept for their errors only, never written out: with --stdio our stdout is the protocol.
@@ -142,7 +153,8 @@ export function registerServeCommand(program: Command, context: CommandContext):
             .listen({
               port: options.port ?? DEFAULT_SERVE_PORT,
               host: options.host ?? '127.0.0.1',
-              bearerToken: token as string,
+              ...(token !== undefined && { bearerToken: token }),
+              ...(jwt && { jwt }),
               ready: started,
               ...(options.shutdownGrace !== undefined && { shutdownGraceMs: options.shutdownGrace }),
               ...(settings.allowedHosts && { allowedHosts: settings.allowedHosts }),
@@ -164,6 +176,7 @@ export function registerServeCommand(program: Command, context: CommandContext):
       } finally {
         await gateway?.close();
         await bus?.close();
+        await audit?.close();
       }
     });
 }

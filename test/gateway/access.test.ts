@@ -1,0 +1,326 @@
+/**
+ * Who is calling (src/gateway/access.ts, jwt-verifier.ts, access-policy.ts, rate-limits.ts, call-gate.ts),
+ * against a real OpenID provider (test/fixtures/oidc-issuer.ts) and server-everything over stdio:
+ * - JWT access tokens the issuer gives for the gateway's audience are accepted; one for another audience,
+ *   an expired one, and one of another issuer are refused `401` with a `WWW-Authenticate` challenge naming
+ *   the gateway's protected resource metadata, which it serves (MCP spec 2025-11-25, "Authorization");
+ * - two callers with different claims and scopes see different tool lists and get `forbidden` exactly where
+ *   the policy says, as does the static token's caller; over stdio the caller is `stdio`;
+ * - a per-tool rate limit refuses the call past it with `retryAfterMs`;
+ * - every routed request leaves one audit entry (caller, request, decision, duration), with no arguments.
+ */
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCPGateway, type MCPGatewayAuditEntry, type MCPGatewayPolicy } from '../../src/gateway/index.js';
+import { MCPCallError, MCPClient, MCPServers } from '../../src/mcp/index.js';
+import { type OidcIssuer, startOidcIssuer } from '../fixtures/oidc-issuer.js';
+import { everythingStdio } from '../helpers.js';
+import { TOKEN } from './fleet.js';
+
+const AUDIENCE = 'https://gateway.test/mcp';
+const METADATA = 'https://gateway.test/.well-known/oauth-protected-resource/mcp';
+
+const POLICY: MCPGatewayPolicy = {
+  rules: [
+    // Admins: everything.
+    {
+      when: { scopes: ['mcp:admin'] },
+      allow: { tools: { '*': ['*'] }, prompts: { '*': ['*'] }, resources: { '*': ['*'] } },
+    },
+    // Support: echo and the get-* tools but get-env; no prompts, no resources.
+    {
+      when: { auth: 'jwt', claims: { groups: 'support' } },
+      allow: { tools: { everything: ['echo', 'get-*'] } },
+      deny: { tools: { everything: ['get-env'] } },
+    },
+    // The static token and stdio: echo only.
+    { when: { auth: ['static', 'stdio'] }, allow: { tools: { everything: ['echo'] } } },
+  ],
+};
+
+let issuer: OidcIssuer;
+let other: OidcIssuer;
+let gateway: MCPGateway;
+let url: string;
+const audit: MCPGatewayAuditEntry[] = [];
+
+beforeAll(async () => {
+  issuer = await startOidcIssuer([
+    { id: 'support-bot', groups: ['support'] },
+    { id: 'admin-bot', groups: [] },
+    { id: 'brief-bot', groups: ['support'], ttlSeconds: 1 },
+  ]);
+  other = await startOidcIssuer([{ id: 'support-bot', groups: ['support'] }]);
+  const servers = new MCPServers().add(MCPClient.fromStdio(everythingStdio(), { name: 'everything' }));
+  gateway = new MCPGateway(servers, {
+    policy: POLICY,
+    rateLimits: { perTool: [{ tools: { everything: ['get-sum'] }, calls: 2, perSeconds: 60 }] },
+    audit: (entry) => audit.push(entry),
+  });
+  await gateway.start();
+  ({ url } = await gateway.listen({
+    bearerToken: TOKEN,
+    jwt: { issuer: issuer.issuer, audience: AUDIENCE, clockToleranceSeconds: 0 },
+  }));
+}, 60_000);
+
+afterAll(async () => {
+  await gateway?.close();
+  await issuer?.close();
+  await other?.close();
+});
+
+/** agentwire's client on the gateway with `token`. */
+async function connectWith(token: string): Promise<MCPClient> {
+  const client = MCPClient.fromUrl(url, { name: 'gw', headers: { authorization: `Bearer ${token}` } });
+  await client.connect();
+  return client;
+}
+
+/** A raw `tools/list` POST with `token`: the HTTP answer. */
+function rawList(token: string): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+}
+
+const names = (client: MCPClient) => client.getTools().map((tool) => tool.name);
+
+describe('JWT access tokens of the issuer', () => {
+  it('accepts the tokens it issues for the gateway', async () => {
+    const client = await connectWith(await issuer.token('admin-bot', AUDIENCE, 'mcp:admin'));
+    try {
+      expect(names(client)).toContain('everything__get-env');
+    } finally {
+      await client.disconnect();
+    }
+  });
+
+  it('refuses another audience, an expired token and another issuer: 401 with the challenge', async () => {
+    const cases = [
+      {
+        token: await issuer.token('support-bot', 'https://other.test/mcp'),
+        why: 'the token is for another audience',
+      },
+      { token: await issuer.token('brief-bot', AUDIENCE), why: 'the token has expired' },
+      { token: await other.token('support-bot', AUDIENCE), why: 'the token is of another issuer' },
+      { token: 'not-a-jwt', why: 'the token is not a valid JWT of the issuer' },
+    ];
+    // The brief token lives one second; the gateway allows no clock skew here.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    for (const { token, why } of cases) {
+      const response = await rawList(token);
+      expect([response.status, response.headers.get('www-authenticate')]).toEqual([
+        401,
+        `Bearer error="invalid_token", error_description="${why}", resource_metadata="${METADATA}"`,
+      ]);
+    }
+  });
+
+  it('serves its protected resource metadata (RFC 9728)', async () => {
+    const response = await fetch(new URL('/.well-known/oauth-protected-resource/mcp', url));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      resource: AUDIENCE,
+      authorization_servers: [issuer.issuer],
+      bearer_methods_supported: ['header'],
+    });
+  });
+});
+
+describe('the access policy', () => {
+  it('shows each caller only what it may use, and refuses the rest as forbidden', async () => {
+    const admin = await connectWith(await issuer.token('admin-bot', AUDIENCE, 'mcp:admin'));
+    const support = await connectWith(await issuer.token('support-bot', AUDIENCE, 'mcp:read'));
+    const holder = await connectWith(TOKEN);
+    try {
+      expect(names(support)).toEqual([
+        'everything__echo',
+        'everything__get-annotated-message',
+        'everything__get-resource-links',
+        'everything__get-resource-reference',
+        'everything__get-structured-content',
+        'everything__get-sum',
+        'everything__get-tiny-image',
+      ]);
+      expect(names(holder)).toEqual(['everything__echo']);
+      expect(names(admin).length).toBeGreaterThan(names(support).length);
+      expect(names(admin)).toContain('everything__get-env');
+      // The policy holds for calls too, the name read from the request body.
+      for (const [client, tool] of [
+        [support, 'everything__get-env'],
+        [support, 'everything__trigger-long-running-operation'],
+        [holder, 'everything__get-sum'],
+      ] as const) {
+        const error = await client.callTool(tool, {}).catch((thrown: unknown) => thrown);
+        expect(error).toBeInstanceOf(MCPCallError);
+        expect(error).toMatchObject({ code: -32603, data: { server: 'everything', kind: 'forbidden' } });
+        expect((error as MCPCallError).data).toEqual({ server: 'everything', kind: 'forbidden' });
+      }
+      expect((await support.callTool('everything__echo', { message: 'hi' })).isError).toBeUndefined();
+      expect((await admin.callTool('everything__get-env', {})).isError).toBeUndefined();
+      // No resources nor prompts for support; the status resource for the admin.
+      expect(await support.listResources()).toEqual([]);
+      expect(await support.listPrompts()).toEqual([]);
+      expect((await admin.listResources()).map((one) => one.uri)).toContain('agentwire-gateway://status');
+      const read = await support
+        .readResource('agentwire-gateway://status')
+        .catch((thrown: unknown) => thrown);
+      expect(read).toMatchObject({ code: -32603, data: { server: 'agentwire-gateway', kind: 'forbidden' } });
+    } finally {
+      await Promise.all([admin.disconnect(), support.disconnect(), holder.disconnect()]);
+    }
+  });
+
+  it('applies to the stdio caller, which has no token', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const host = gateway.serveStdio({ stdin, stdout });
+    const lines: string[] = [];
+    stdout.setEncoding('utf8');
+    let pending = '';
+    const answered = new Map<number, (line: string) => void>();
+    stdout.on('data', (chunk: string) => {
+      pending += chunk;
+      for (let at = pending.indexOf('\n'); at !== -1; at = pending.indexOf('\n')) {
+        const line = pending.slice(0, at);
+        pending = pending.slice(at + 1);
+        lines.push(line);
+        const { id } = JSON.parse(line) as { id?: number };
+        if (typeof id === 'number') answered.get(id)?.(line);
+      }
+    });
+    const request = (id: number, method: string, params: object) => {
+      const answer = new Promise<string>((resolve) => answered.set(id, resolve));
+      stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      return answer.then(
+        (line) => JSON.parse(line) as { result?: { tools?: { name: string }[] }; error?: object },
+      );
+    };
+    try {
+      await request(1, 'initialize', {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'stdio-caller', version: '1.0.0' },
+      });
+      stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      const listed = await request(2, 'tools/list', {});
+      expect(listed.result?.tools?.map((tool) => tool.name)).toEqual(['everything__echo']);
+      const refused = await request(3, 'tools/call', {
+        name: 'everything__get-sum',
+        arguments: { a: 1, b: 2 },
+      });
+      expect(refused.error).toEqual({
+        code: -32603,
+        message: 'Forbidden: tools/call "get-sum" of MCP server "everything" is not allowed for this caller',
+        data: { server: 'everything', kind: 'forbidden' },
+      });
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe('rate limits and the audit', () => {
+  it('refuses a call past the per-tool limit with retryAfterMs, and audits every request without arguments', async () => {
+    const support = await connectWith(await issuer.token('support-bot', AUDIENCE, 'mcp:read'));
+    try {
+      audit.length = 0;
+      expect((await support.callTool('everything__get-sum', { a: 40, b: 2 })).isError).toBeUndefined();
+      expect((await support.callTool('everything__get-sum', { a: 40, b: 2 })).isError).toBeUndefined();
+      const limited = await support.callTool('everything__get-sum', { a: 40, b: 2 }).catch((e: unknown) => e);
+      expect(limited).toMatchObject({ code: -32603, data: { kind: 'rate_limited', limit: 'tool' } });
+      const { retryAfterMs } = (limited as MCPCallError).data as { retryAfterMs: number };
+      // Two calls per 60 s: the next token comes within 30 s.
+      expect(retryAfterMs).toBeGreaterThan(25_000);
+      expect(retryAfterMs).toBeLessThanOrEqual(30_000);
+      // Another tool is not limited.
+      expect((await support.callTool('everything__echo', { message: 'still' })).isError).toBeUndefined();
+      const forbidden = await support.callTool('everything__get-env', {}).catch((e: unknown) => e);
+      expect(forbidden).toBeInstanceOf(MCPCallError);
+      expect(
+        audit.map(({ auth, caller, method, server, name, decision, outcome }) => ({
+          auth,
+          caller,
+          method,
+          server,
+          name,
+          decision,
+          outcome,
+        })),
+      ).toEqual([
+        {
+          auth: 'jwt',
+          caller: 'support-bot',
+          method: 'tools/call',
+          server: 'everything',
+          name: 'get-sum',
+          decision: 'allowed',
+          outcome: 'ok',
+        },
+        {
+          auth: 'jwt',
+          caller: 'support-bot',
+          method: 'tools/call',
+          server: 'everything',
+          name: 'get-sum',
+          decision: 'allowed',
+          outcome: 'ok',
+        },
+        {
+          auth: 'jwt',
+          caller: 'support-bot',
+          method: 'tools/call',
+          server: 'everything',
+          name: 'get-sum',
+          decision: 'rate_limited',
+          outcome: undefined,
+        },
+        {
+          auth: 'jwt',
+          caller: 'support-bot',
+          method: 'tools/call',
+          server: 'everything',
+          name: 'echo',
+          decision: 'allowed',
+          outcome: 'ok',
+        },
+        {
+          auth: 'jwt',
+          caller: 'support-bot',
+          method: 'tools/call',
+          server: 'everything',
+          name: 'get-env',
+          decision: 'forbidden',
+          outcome: undefined,
+        },
+      ]);
+      for (const entry of audit) {
+        expect(Object.keys(entry)).toEqual(
+          Object.keys({
+            time: 0,
+            auth: 0,
+            caller: 0,
+            method: 0,
+            server: 0,
+            name: 0,
+            decision: 0,
+            ...(entry.outcome && { outcome: 0 }),
+            durationMs: 0,
+          }),
+        );
+        expect(entry.durationMs).toBeGreaterThanOrEqual(0);
+        expect(JSON.stringify(entry)).not.toContain('still');
+      }
+    } finally {
+      await support.disconnect();
+    }
+  });
+});
