@@ -46,8 +46,10 @@ export interface AgentOptions {
    * Budget of each tool result the model is given (MCP and built-in tools, results and errors alike), in
    * bytes of UTF-8. Long base64 runs are always replaced by a placeholder; a result still over budget keeps
    * its start and its end, with a notice between saying how many bytes (and lines) were cut and which of
-   * the tool's arguments read a part (`offset`, `head`, `cursor`, …). Default 100 000
-   * ({@link DEFAULT_MAX_TOOL_RESULT_BYTES}, about 25 000 tokens).
+   * the tool's arguments read a part (`offset`, `head`, `cursor`, …), or where the whole result was
+   * written ({@link resultSpillDir}). A tool whose definition says how large its results may be (`_meta`
+   * `anthropic/maxResultSizeChars`, characters counted as bytes) gets that budget when it is smaller than
+   * its own. Default 100 000 ({@link DEFAULT_MAX_TOOL_RESULT_BYTES}, about 25 000 tokens).
    */
   maxToolResultBytes?: number;
   /**
@@ -55,6 +57,14 @@ export interface AgentOptions {
    * they win over `addMcpServer(client, { maxToolResultBytes })` and {@link maxToolResultBytes}.
    */
   maxToolResultBytesByTool?: Readonly<Record<string, number>>;
+  /**
+   * A directory (made when missing) where a tool result over its budget is written whole, one new file
+   * per result (`<tool>-<call id>.txt`): the model then gets the result's start and end, and between them
+   * the file's path and the result's size, so that a tool that reads files can fetch the rest. Default:
+   * none (the result is only cut). A tool's `_meta` size hint (`anthropic/maxResultSizeChars`) lowers its
+   * budget, never raises it: see `maxToolResultBytes`.
+   */
+  resultSpillDir?: string;
   /**
    * Longest text taken from one MCP server's `instructions` into the system prompt, in bytes; longer keeps
    * its start and end. Default 8 192 ({@link DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES}).
@@ -252,6 +262,7 @@ export class Agent {
       resultBudget: {
         maxBytes: settings.maxToolResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES,
         byTool: settings.maxToolResultBytesByTool ?? {},
+        spillDir: settings.resultSpillDir,
       },
       maxServerInstructionsBytes:
         settings.maxServerInstructionsBytes ?? DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES,
