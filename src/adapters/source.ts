@@ -11,7 +11,7 @@
  */
 import type { Tool } from '../core/tool.js';
 import { isToolOutput, type ToolOutputMedia, type ToolOutputPart } from '../core/tool-output.js';
-import type { MCPClient, MCPServers } from '../mcp/index.js';
+import { MCPCallError, type MCPClient, type MCPServers } from '../mcp/index.js';
 
 /** Where an adapter's tools come from: one client, or many servers as one source. */
 export type AdapterSource = MCPClient | MCPServers;
@@ -30,6 +30,22 @@ export interface AdapterOptions {
 export function currentTools(source: AdapterSource, options: AdapterOptions = {}): Tool[] {
   const tools = isServers(source) ? source.getTools({ prefix: options.prefix ?? true }) : source.getTools();
   return tools.filter((tool) => unavailableBecause(tool) === undefined);
+}
+
+/**
+ * The source's tool named `name` now (a prefixed name with an `MCPServers`, see {@link AdapterOptions}).
+ * @throws MCPCallError kind `jsonrpc`, code -32602, when there is none: what a server answers for an
+ *   unknown tool (MCP spec 2025-11-25, "Tools > Error Handling").
+ */
+export function findTool(source: AdapterSource, name: string, options: AdapterOptions = {}): Tool {
+  const tool = currentTools(source, options).find((candidate) => candidate.name === name);
+  if (tool) return tool;
+  throw new MCPCallError('jsonrpc', `Unknown tool: ${name}`, {
+    server: isServers(source) ? undefined : source.name,
+    method: 'tools/call',
+    toolName: name,
+    code: -32602,
+  });
 }
 
 /** Calls `listener` after each change of the source's tool list; returns the function that stops it. */
