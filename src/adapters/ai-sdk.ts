@@ -24,6 +24,8 @@ import {
   followTools,
 } from './source.js';
 
+export type { AdapterOptions, AdapterSource } from './source.js';
+
 /** What {@link createAISDKTools} returns. */
 export interface AISDKTools {
   /** The tools by name, for `generateText({ tools })`; updated in place when the source's tools change. */

@@ -18,6 +18,8 @@ import type { Tool } from '../core/tool.js';
 import { MCPToolError } from '../mcp/index.js';
 import { type AdapterOptions, type AdapterSource, callTool, currentTools } from './source.js';
 
+export type { AdapterOptions, AdapterSource } from './source.js';
+
 /** What {@link createLangChainTools} returns. */
 export interface LangChainTools {
   /** The tools now, for `createAgent({ tools })`, `createReactAgent({ tools })` or `bindTools()`. */

@@ -25,6 +25,8 @@ import type {
 import type { MCPClient } from '../mcp/index.js';
 import { type AdapterOptions, type AdapterSource, callTool, currentTools, findTool } from './source.js';
 
+export type { AdapterOptions, AdapterSource } from './source.js';
+
 /** Options of {@link agentwireMCPServer}. */
 export interface OpenAIAgentsServerOptions extends AdapterOptions {
   /** The server's name for the SDK (traces, tool name clashes). Default: the client's name, or `agentwire`. */
