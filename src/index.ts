@@ -94,6 +94,8 @@ export {
   type MCPHttpServerEntry,
   type MCPInvalidServerEntry,
   type MCPJwtBearerAuth,
+  type MCPLazyServerOptions,
+  MCPLazyTool,
   type MCPLoadConfigOptions,
   type MCPLoadedSkill,
   MCPOAuthGrantError,
@@ -111,6 +113,7 @@ export {
   type MCPServerRequestHandlers,
   type MCPServerStatus,
   MCPServers,
+  type MCPServersConfigOptions,
   type MCPServersEvents,
   type MCPServersToolOptions,
   MCPServerUrlError,
@@ -134,6 +137,8 @@ export {
   type MCPToolDefinition,
   MCPToolError,
   type MCPToolFilter,
+  type MCPToolListCache,
+  MCPToolListFileCache,
   type MCPUrlElicitation,
   type MCPUrlElicitationAction,
   type MCPWireMessage,
@@ -162,6 +167,7 @@ export {
   type TextResourceContents,
   type ToolAnnotations,
   toolFilter,
+  toolListCacheKey,
   type UnknownContent,
 } from './mcp/index.js';
 export {

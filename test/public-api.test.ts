@@ -139,6 +139,13 @@ describe('public API', () => {
         'MCPServerStatus',
         'MCPServersEvents',
         'MCPServersToolOptions',
+        // mcp: servers connected when needed
+        'MCPLazyServerOptions',
+        'MCPLazyTool',
+        'MCPServersConfigOptions',
+        'MCPToolListCache',
+        'MCPToolListFileCache',
+        'toolListCacheKey',
         // mcp: configuration files
         'createClient',
         'MCPCreateClientOptions',

@@ -2,14 +2,19 @@
  * The agent: one provider-neutral loop over any {@link Model}, with built-in and MCP tools side by side.
  */
 import type { Tool } from '../core/tool.js';
-import { MCPClient, type MCPClientOptions } from '../mcp/index.js';
+import { MCPClient, type MCPClientOptions, type MCPServers } from '../mcp/index.js';
 import type { Message, Model } from '../providers/model.js';
 import type { ApproveHook } from './approval.js';
 import { DEFAULT_MAX_TURNS } from './defaults.js';
 import { AgentAbortError, AgentError } from './errors.js';
 import { EventChannel } from './event-channel.js';
 import type { AgentEvent, AgentResult } from './events.js';
-import { type McpServerHandle, type McpServerOptions, mcpToolGroup } from './mcp-servers.js';
+import {
+  type McpServerHandle,
+  type McpServerOptions,
+  mcpServersToolGroup,
+  mcpToolGroup,
+} from './mcp-servers.js';
 import { maxToolsFor } from './provider-limits.js';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES } from './result-budget.js';
 import { runAgent } from './run.js';
@@ -182,6 +187,23 @@ export class Agent {
     });
     this.#checkCollisions(() => this.removeMcpServer(client));
     return this;
+  }
+
+  /**
+   * Offers the tools of every server of `servers`, following their changes, without connecting any: call
+   * `servers.connectAll()` first (it connects the eager servers and reads the cached tool lists of the
+   * lazy ones). A lazy server's tools are found through tool search (unless `deferLoading: false`) and
+   * start their server on their first call or search hit. `options.prefix: true` names every tool
+   * `<server>__<tool>`; else the `toolNamePrefix` policy applies. Returns a function that detaches them;
+   * the caller keeps owning `servers`.
+   */
+  addMcpServers(
+    servers: MCPServers,
+    options: Pick<McpServerOptions, 'prefix' | 'maxToolResultBytes'> = {},
+  ): () => void {
+    const remove = this.#registry.add(mcpServersToolGroup(servers, options));
+    this.#checkCollisions(remove);
+    return remove;
   }
 
   /** Detaches a server's tools (does not disconnect it). */
