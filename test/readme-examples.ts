@@ -37,10 +37,11 @@ export function readmeBlock(heading: string, language: string): string {
 
 /**
  * The type errors of `files` under the project's tsconfig.json, with `agentwire` resolved to the sources
- * (src/index.ts), each as `file: message`. Only the examples' own diagnostics: the sources are checked by
+ * (src/index.ts) and each of `subpaths` (`{ 'agentwire/ai-sdk': 'src/adapters/ai-sdk.ts' }`) to its source, each
+ * as `file: message`. Only the examples' own diagnostics: the sources are checked by
  * `npm run typecheck`.
  */
-export function typeProblems(files: readonly string[]): string[] {
+export function typeProblems(files: readonly string[], subpaths: Record<string, string> = {}): string[] {
   const config = ts.getParsedCommandLineOfConfigFile(
     'tsconfig.json',
     {},
@@ -52,7 +53,14 @@ export function typeProblems(files: readonly string[]): string[] {
     },
   );
   if (!config) throw new Error('tsconfig.json could not be read');
-  const options = { ...config.options, noEmit: true, paths: { agentwire: [path.resolve('src/index.ts')] } };
+  const mapped = Object.fromEntries(
+    Object.entries(subpaths).map(([name, file]) => [name, [path.resolve(file)]]),
+  );
+  const options = {
+    ...config.options,
+    noEmit: true,
+    paths: { agentwire: [path.resolve('src/index.ts')], ...mapped },
+  };
   const program = ts.createProgram([...files], options);
   return files.flatMap((file) =>
     ts
