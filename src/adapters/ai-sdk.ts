@@ -65,7 +65,8 @@ function toAISDKTool(source: AdapterSource, tool: Tool): AITool {
     description: tool.description,
     inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
     execute: (input, { abortSignal }) => callTool(source, tool, input, abortSignal),
-    toModelOutput: ({ output }) => modelOutput(output as AdapterResult),
+    // The AI SDK passes `{ output }`; Mastra, which takes AI SDK tools, passes the output itself.
+    toModelOutput: (options) => modelOutput(('parts' in options ? options : options.output) as AdapterResult),
   });
 }
 
