@@ -96,6 +96,8 @@ export {
   type MCPHttpServerEntry,
   type MCPInvalidServerEntry,
   type MCPJwtBearerAuth,
+  type MCPLazyServerOptions,
+  MCPLazyTool,
   type MCPLoadConfigOptions,
   type MCPLoadedSkill,
   MCPOAuthGrantError,
@@ -114,6 +116,7 @@ export {
   type MCPServerRequestHandlers,
   type MCPServerStatus,
   MCPServers,
+  type MCPServersConfigOptions,
   type MCPServersEvents,
   type MCPServersToolOptions,
   MCPServerUrlError,
@@ -137,6 +140,8 @@ export {
   type MCPToolDefinition,
   MCPToolError,
   type MCPToolFilter,
+  type MCPToolListCache,
+  MCPToolListFileCache,
   type MCPUrlElicitation,
   type MCPUrlElicitationAction,
   type MCPWireMessage,
@@ -165,6 +170,7 @@ export {
   type TextResourceContents,
   type ToolAnnotations,
   toolFilter,
+  toolListCacheKey,
   type UnknownContent,
 } from './mcp/index.js';
 export {

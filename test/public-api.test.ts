@@ -20,8 +20,36 @@ const INDEX_FILES = [
 /** The `agentwire/gateway` subpath (package.json `exports`): apart, so the package index never loads the SDK server. */
 const GATEWAY_INDEX = 'src/gateway/index.ts';
 
+/**
+ * The framework adapters' subpaths (`agentwire/ai-sdk`, …), each the only door to its module, so that the
+ * package index never loads a framework: subpath, source file, and its names.
+ */
+const ADAPTERS: [string, string, string[]][] = [
+  [
+    './ai-sdk',
+    'src/adapters/ai-sdk.ts',
+    ['AdapterOptions', 'AdapterSource', 'AISDKTools', 'createAISDKTools'],
+  ],
+  [
+    './openai-agents',
+    'src/adapters/openai-agents.ts',
+    [
+      'AdapterOptions',
+      'AdapterSource',
+      'AgentwireMCPServer',
+      'OpenAIAgentsServerOptions',
+      'agentwireMCPServer',
+    ],
+  ],
+  [
+    './langchain',
+    'src/adapters/langchain.ts',
+    ['AdapterOptions', 'AdapterSource', 'LangChainTools', 'createLangChainTools'],
+  ],
+];
+
 const program = ts.createProgram(
-  [...INDEX_FILES, GATEWAY_INDEX].map((file) => path.join(ROOT, file)),
+  [...INDEX_FILES, GATEWAY_INDEX, ...ADAPTERS.map(([, file]) => file)].map((file) => path.join(ROOT, file)),
   { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true },
 );
 const checker = program.getTypeChecker();
@@ -111,6 +139,13 @@ describe('public API', () => {
         'MCPServerStatus',
         'MCPServersEvents',
         'MCPServersToolOptions',
+        // mcp: servers connected when needed
+        'MCPLazyServerOptions',
+        'MCPLazyTool',
+        'MCPServersConfigOptions',
+        'MCPToolListCache',
+        'MCPToolListFileCache',
+        'toolListCacheKey',
         // mcp: configuration files
         'createClient',
         'MCPCreateClientOptions',
@@ -323,6 +358,19 @@ describe('public API', () => {
       types: './dist/gateway/index.d.ts',
       import: './dist/gateway/index.js',
       default: './dist/gateway/index.js',
+    });
+  });
+
+  it.each(ADAPTERS)('%s is exactly its names, mapped to its built module', (subpath, file, names) => {
+    expect(exportsOf(file)).toEqual([...names].sort());
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
+    const built = file.replace(/^src\//, './dist/').replace(/\.ts$/, '');
+    expect(manifest.exports[subpath]).toEqual({
+      types: `${built}.d.ts`,
+      import: `${built}.js`,
+      default: `${built}.js`,
     });
   });
 });

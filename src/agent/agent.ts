@@ -2,14 +2,19 @@
  * The agent: one provider-neutral loop over any {@link Model}, with built-in and MCP tools side by side.
  */
 import type { Tool } from '../core/tool.js';
-import { MCPClient, type MCPClientOptions } from '../mcp/index.js';
+import { MCPClient, type MCPClientOptions, type MCPServers } from '../mcp/index.js';
 import type { Message, Model } from '../providers/model.js';
 import type { ApproveHook } from './approval.js';
 import { DEFAULT_MAX_TURNS } from './defaults.js';
 import { AgentAbortError, AgentError } from './errors.js';
 import { EventChannel } from './event-channel.js';
 import type { AgentEvent, AgentResult } from './events.js';
-import { type McpServerHandle, type McpServerOptions, mcpToolGroup } from './mcp-servers.js';
+import {
+  type McpServerHandle,
+  type McpServerOptions,
+  mcpServersToolGroup,
+  mcpToolGroup,
+} from './mcp-servers.js';
 import { maxToolsFor } from './provider-limits.js';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES } from './result-budget.js';
 import { runAgent } from './run.js';
@@ -46,8 +51,10 @@ export interface AgentOptions {
    * Budget of each tool result the model is given (MCP and built-in tools, results and errors alike), in
    * bytes of UTF-8. Long base64 runs are always replaced by a placeholder; a result still over budget keeps
    * its start and its end, with a notice between saying how many bytes (and lines) were cut and which of
-   * the tool's arguments read a part (`offset`, `head`, `cursor`, …). Default 100 000
-   * ({@link DEFAULT_MAX_TOOL_RESULT_BYTES}, about 25 000 tokens).
+   * the tool's arguments read a part (`offset`, `head`, `cursor`, …), or where the whole result was
+   * written ({@link resultSpillDir}). A tool whose definition says how large its results may be (`_meta`
+   * `anthropic/maxResultSizeChars`, characters counted as bytes) gets that budget when it is smaller than
+   * its own. Default 100 000 ({@link DEFAULT_MAX_TOOL_RESULT_BYTES}, about 25 000 tokens).
    */
   maxToolResultBytes?: number;
   /**
@@ -55,6 +62,14 @@ export interface AgentOptions {
    * they win over `addMcpServer(client, { maxToolResultBytes })` and {@link maxToolResultBytes}.
    */
   maxToolResultBytesByTool?: Readonly<Record<string, number>>;
+  /**
+   * A directory (made when missing) where a tool result over its budget is written whole, one new file
+   * per result (`<tool>-<call id>.txt`): the model then gets the result's start and end, and between them
+   * the file's path and the result's size, so that a tool that reads files can fetch the rest. Default:
+   * none (the result is only cut). A tool's `_meta` size hint (`anthropic/maxResultSizeChars`) lowers its
+   * budget, never raises it: see `maxToolResultBytes`.
+   */
+  resultSpillDir?: string;
   /**
    * Longest text taken from one MCP server's `instructions` into the system prompt, in bytes; longer keeps
    * its start and end. Default 8 192 ({@link DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES}).
@@ -181,6 +196,23 @@ export class Agent {
     return this;
   }
 
+  /**
+   * Offers the tools of every server of `servers`, following their changes, without connecting any: call
+   * `servers.connectAll()` first (it connects the eager servers and reads the cached tool lists of the
+   * lazy ones). A lazy server's tools are found through tool search (unless `deferLoading: false`) and
+   * start their server on their first call or search hit. `options.prefix: true` names every tool
+   * `<server>__<tool>`; else the `toolNamePrefix` policy applies. Returns a function that detaches them;
+   * the caller keeps owning `servers`.
+   */
+  addMcpServers(
+    servers: MCPServers,
+    options: Pick<McpServerOptions, 'prefix' | 'maxToolResultBytes'> = {},
+  ): () => void {
+    const remove = this.#registry.add(mcpServersToolGroup(servers, options));
+    this.#checkCollisions(remove);
+    return remove;
+  }
+
   /** Detaches a server's tools (does not disconnect it). */
   removeMcpServer(client: McpServerHandle): void {
     this.#servers.get(client)?.();
@@ -259,6 +291,7 @@ export class Agent {
       resultBudget: {
         maxBytes: settings.maxToolResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES,
         byTool: settings.maxToolResultBytesByTool ?? {},
+        spillDir: settings.resultSpillDir,
       },
       maxServerInstructionsBytes:
         settings.maxServerInstructionsBytes ?? DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES,

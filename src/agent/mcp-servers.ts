@@ -7,7 +7,7 @@
  * "Lifecycle > Initialization") go into the system prompt.
  */
 import type { Tool } from '../core/tool.js';
-import type { MCPClient } from '../mcp/index.js';
+import type { MCPClient, MCPServers } from '../mcp/index.js';
 import type { ToolGroup } from './tool-registry.js';
 
 /**
@@ -55,5 +55,33 @@ export function mcpToolGroup(client: McpServerHandle, options: McpServerOptions)
       await client.whenToolsSettled?.();
     },
     instructions: () => client.getInstructions?.(),
+  };
+}
+
+/**
+ * The registry group for an `MCPServers`' live tool list (`agent.addMcpServers(servers)`): its servers'
+ * tools under their own names (the agent's `toolNamePrefix` policy prefixes them), those of servers
+ * connected when needed included before they start (`MCPLazyTool`s, started on their first call or tool
+ * search hit).
+ */
+export function mcpServersToolGroup(servers: MCPServers, options: McpServerOptions): ToolGroup {
+  return {
+    ...(options.maxToolResultBytes === undefined ? {} : { maxResultBytes: options.maxToolResultBytes }),
+    list: (): readonly Tool[] =>
+      typeof options.prefix === 'string' || options.prefix === true
+        ? servers.getTools({ prefix: true })
+        : servers.getTools(),
+    settled: async () => {
+      await Promise.all(
+        servers.clients().map((client) => (client.isConnected() ? client.whenToolsSettled() : undefined)),
+      );
+    },
+    instructions: () => {
+      const texts = servers.clients().flatMap((client) => {
+        const text = client.isConnected() ? client.getInstructions()?.trim() : undefined;
+        return text ? [`${client.name}: ${text}`] : [];
+      });
+      return texts.length > 0 ? texts.join('\n\n') : undefined;
+    },
   };
 }

@@ -4,7 +4,10 @@
  * is refused by every vendor API. Over budget, the model gets the start and the end of the result and a
  * notice in the middle saying how much was cut and how to get the rest.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { isRecord, type JsonSchema } from '../core/json.js';
+import type { Tool } from '../core/tool.js';
 import type { ToolOutputPart } from '../core/tool-output.js';
 
 /**
@@ -165,4 +168,106 @@ export function fitParts(
   }
   const media = parts.filter((p) => p.type !== 'text');
   return [{ type: 'text', text: fitted }, ...media];
+}
+
+/**
+ * The `_meta` keys of a tool's definition that say how large its results may be, in characters:
+ * `anthropic/maxResultSizeChars` (Claude Code's), the one servers use today. Read from the `tools/list`
+ * entry (an `MCPTool`'s `definition`, or the one an `MCPPrefixedTool` or a lazy server's tool carries).
+ */
+export const RESULT_SIZE_HINT_KEYS: readonly string[] = ['anthropic/maxResultSizeChars'];
+
+/** The tool's size hint (a positive whole number of characters), if its definition has one. */
+export function resultSizeHint(tool: object): number | undefined {
+  type WithDefinition = { definition?: { _meta?: unknown }; tool?: WithDefinition };
+  const meta = (tool as WithDefinition).definition?._meta ?? (tool as WithDefinition).tool?.definition?._meta;
+  if (!isRecord(meta)) return undefined;
+  for (const key of RESULT_SIZE_HINT_KEYS) {
+    const value = meta[key];
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 1) return Math.floor(value);
+  }
+  return undefined;
+}
+
+/** The budget of tool results (see `AgentOptions.maxToolResultBytes` and `resultSpillDir`). */
+export interface ResultBudget {
+  maxBytes: number;
+  /** By model-facing name or the tool's own name (the first that matches wins). */
+  byTool: Readonly<Record<string, number>>;
+  /** Where a result over budget is written whole (`AgentOptions.resultSpillDir`); none: it is only cut. */
+  spillDir?: string | undefined;
+}
+
+/**
+ * The budget of one call, in bytes: the host's budget for the tool by name (`maxToolResultBytesByTool`,
+ * model-facing name first) when it has one; else the budget of the tool's server (`addMcpServer(client, {
+ * maxToolResultBytes })`) or the agent's, lowered to the tool's size hint ({@link resultSizeHint}, a
+ * character count taken as bytes) when that is smaller. A hint never raises a budget: the host's is the
+ * ceiling.
+ */
+export function budgetOf(
+  budget: ResultBudget,
+  modelName: string,
+  entry: { tool: Tool; maxResultBytes?: number } | undefined,
+): number {
+  const byTool = new Map(Object.entries(budget.byTool));
+  const named = byTool.get(modelName) ?? (entry === undefined ? undefined : byTool.get(entry.tool.name));
+  if (named !== undefined) return named;
+  const ceiling = entry?.maxResultBytes ?? budget.maxBytes;
+  const hint = entry === undefined ? undefined : resultSizeHint(entry.tool);
+  return hint === undefined ? ceiling : Math.min(hint, ceiling);
+}
+
+/**
+ * `raw` (one tool result as text) held to `maxBytes` ({@link fitText}). Over budget with a `spillDir`, the
+ * whole of `raw` is first written to a new file there, `<tool>-<call id>.txt` (characters outside
+ * `[A-Za-z0-9_.-]` become `_`; `-2`, `-3`, … added when the name is taken), and the model gets its start,
+ * its end, and between them where the whole is and its size:
+ * `[agentwire cut 1,180,000 of 1,200,000 bytes here (lines 201 to 11,800 of 12,000). The whole result
+ * (1,200,000 bytes) is in the file /spill/read_file-call_1.txt: read the cut part there.]`.
+ * When the file cannot be written, the result is cut as without a `spillDir`, and the notice says why.
+ */
+export async function fitResult(
+  raw: string,
+  options: {
+    modelName: string;
+    toolCallId: string;
+    schema: JsonSchema;
+    maxBytes: number;
+    spillDir?: string | undefined;
+  },
+): Promise<string> {
+  const { maxBytes, spillDir, modelName } = options;
+  const clean = omitBase64(raw);
+  const hint = readMoreHint(modelName, options.schema, maxBytes);
+  if (spillDir === undefined || clean.length <= maxBytes / 3 || Buffer.byteLength(clean) <= maxBytes) {
+    return fitText(clean, maxBytes, hint);
+  }
+  try {
+    const file = await spill(spillDir, `${modelName}-${options.toolCallId}`, raw);
+    const size = Buffer.byteLength(raw).toLocaleString('en-US');
+    return fitText(
+      clean,
+      maxBytes,
+      `The whole result (${size} bytes) is in the file ${file}: read the cut part there.`,
+    );
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    return fitText(clean, maxBytes, `${hint} (Writing the whole result to ${spillDir} failed: ${why}.)`);
+  }
+}
+
+/** Writes `text` to a new file `<base>.txt` (or `<base>-2.txt`, …) in `dir`, made if missing; its path. */
+async function spill(dir: string, base: string, text: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const safe = base.replace(/[^A-Za-z0-9_.-]/g, '_');
+  for (let n = 1; ; n += 1) {
+    const file = path.join(dir, n === 1 ? `${safe}.txt` : `${safe}-${n}.txt`);
+    try {
+      await writeFile(file, text, { flag: 'wx' });
+      return file;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
 }

@@ -14,9 +14,11 @@ import { checkToolArguments, checkToolInput } from './arguments.js';
 import { errorDataSuffix } from './error-data.js';
 import type { AgentEvent, ToolCallInfo } from './events.js';
 import { withLinkedSignal } from './linked-signal.js';
-import { fitParts, fitText, readMoreHint } from './result-budget.js';
+import { budgetOf, fitParts, fitResult, type ResultBudget } from './result-budget.js';
 import { type AgentTelemetryOptions, toolSpan } from './telemetry.js';
 import type { ToolEntry, ToolTable } from './tool-registry.js';
+
+export type { ResultBudget } from './result-budget.js';
 
 /** What executing a turn's calls needs from the run. */
 export interface ToolExecutionContext {
@@ -30,20 +32,6 @@ export interface ToolExecutionContext {
   resultBudget: ResultBudget;
   /** The agent's spans: each call runs in an `execute_tool` span (telemetry.ts). */
   telemetry?: AgentTelemetryOptions | undefined;
-}
-
-/** The budget of tool results (see `AgentOptions.maxToolResultBytes`). */
-export interface ResultBudget {
-  maxBytes: number;
-  /** By model-facing name or the tool's own name (the first that matches wins). */
-  byTool: Readonly<Record<string, number>>;
-}
-
-/** The budget of one call: by its model-facing name, its own name, its source's, else the agent's. */
-function budgetOf(budget: ResultBudget, modelName: string, entry: ToolEntry | undefined): number {
-  const byTool = new Map(Object.entries(budget.byTool));
-  const named = byTool.get(modelName) ?? (entry === undefined ? undefined : byTool.get(entry.tool.name));
-  return named ?? entry?.maxResultBytes ?? budget.maxBytes;
 }
 
 /** Runs every call of a turn at once; resolves with one result per call, in the calls' order. */
@@ -72,17 +60,21 @@ async function executeOne(call: ToolCallPart, context: ToolExecutionContext): Pr
     modelName: call.name,
     source: entry?.source ?? 'unknown',
   };
-  const finish = (
+  const finish = async (
     raw: string,
     isError: boolean,
     durationMs = 0,
     parts?: readonly ToolOutputPart[],
-  ): ToolResult => {
+  ): Promise<ToolResult> => {
     // Every result is held to the budget, errors too: a failing tool may quote its whole output.
     const maxBytes = budgetOf(context.resultBudget, call.name, entry);
-    const schema = entry?.tool.inputSchema ?? { type: 'object' };
-    const hint = readMoreHint(call.name, schema, maxBytes);
-    const content = fitText(raw, maxBytes, hint);
+    const content = await fitResult(raw, {
+      modelName: call.name,
+      toolCallId: call.id,
+      schema: entry?.tool.inputSchema ?? { type: 'object' },
+      maxBytes,
+      spillDir: context.resultBudget.spillDir,
+    });
     context.emit({ type: 'tool_end', turn: context.turn, ...info, result: content, isError, durationMs });
     const result: ToolResult = { toolCallId: call.id, name: call.name, content, isError };
     if (parts !== undefined) result.parts = fitParts(parts, content, maxBytes);

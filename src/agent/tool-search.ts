@@ -56,12 +56,20 @@ export function offerTools(
   settings: ToolOfferSettings,
   state: ToolSearchState,
 ): ToolOffer {
-  const entries = [...table.byModelName.values()];
-  if (entries.length <= settings.threshold) return offerAll(table, entries, model, settings.maxTools);
+  const all = [...table.byModelName.values()];
+  const under = all.length <= settings.threshold;
+  const deferred = all.filter((e) => deferLoadingOf(e.tool) === true);
+  if (under && deferred.length === 0) return offerAll(table, all, model, settings.maxTools);
+  // Always offered: tools that say `deferLoading: false`, and under the threshold every tool that does not
+  // ask to be deferred. The others are found with the search tool.
+  const pinned = all.filter(
+    (e) => deferLoadingOf(e.tool) === false || (under && deferLoadingOf(e.tool) !== true),
+  );
+  const entries = all.filter((e) => !pinned.includes(e));
   const name = [SEARCH_TOOLS_NAME, `agent_${SEARCH_TOOLS_NAME}`, `agent__${SEARCH_TOOLS_NAME}`].find(
     (n) => !table.byModelName.has(n),
   ) as string;
-  const capacity = Math.max(0, (settings.maxTools ?? Number.POSITIVE_INFINITY) - 1);
+  const capacity = Math.max(0, (settings.maxTools ?? Number.POSITIVE_INFINITY) - 1 - pinned.length);
   // Tools that went away (a server's list changed, a server removed) are no longer loaded.
   const live = state.loaded.filter((n) => table.byModelName.has(n));
   state.loaded.splice(0, state.loaded.length, ...live.slice(Math.max(0, live.length - capacity)));
@@ -73,13 +81,19 @@ export function offerTools(
   };
   const byModelName = new Map(table.byModelName);
   byModelName.set(name, { tool, source: 'agent', modelName: name, spec });
-  const specs = [spec, ...state.loaded.map((n) => (table.byModelName.get(n) as ToolEntry).spec)];
+  const loaded = state.loaded.filter((n) => !pinned.some((e) => e.modelName === n));
+  const specs = [
+    spec,
+    ...pinned.map((e) => e.spec),
+    ...loaded.map((n) => (table.byModelName.get(n) as ToolEntry).spec),
+  ];
+  const why = under
+    ? `${deferred.length} tools ask to be loaded when needed (deferLoading)`
+    : `${all.length} tools are more than toolSearchThreshold (${settings.threshold})`;
   const warning: ToolWarning = {
     kind: 'deferred',
     tool: name,
-    message:
-      `${entries.length} tools are more than toolSearchThreshold (${settings.threshold}): the model is ` +
-      `offered ${name} and loads the tools it needs (deferred: ${countBySource(entries)})`,
+    message: `${why}: the model is offered ${name} and loads the tools it needs (deferred: ${countBySource(entries)})`,
   };
   return { specs, table: { ...table, byModelName, specs }, warnings: [warning] };
 }
@@ -160,6 +174,9 @@ function searchTool(
       if (matches.length === 0 || capacity === 0) {
         return `No tool matches "${query}". Try other words; the tools come from ${countBySource(entries)}.`;
       }
+      // A tool of a server connected when needed starts its server on a hit, so that the next step offers
+      // the tool as the running server defines it. A server that cannot start says so when the tool is called.
+      await Promise.all(matches.map((m) => prepareTool(m.entry.tool).catch(() => undefined)));
       const evicted = load(
         state,
         matches.map((m) => m.entry.modelName),
@@ -196,4 +213,19 @@ function describe(entry: ToolEntry): string {
       ? ' (no parameters)'
       : ` (parameters: ${params.join(', ')}${required.length ? `; required: ${required.join(', ')}` : ''})`;
   return `- ${entry.modelName}${text ? `: ${text}` : ''}${signature}`;
+}
+
+/** A tool's `deferLoading` (an `MCPLazyTool`'s, or that of the one an `MCPPrefixedTool` wraps). */
+function deferLoadingOf(tool: Tool): boolean | undefined {
+  type Deferring = { deferLoading?: unknown; tool?: { deferLoading?: unknown } };
+  const value = (tool as Deferring).deferLoading ?? (tool as Deferring).tool?.deferLoading;
+  return typeof value === 'boolean' ? value : undefined;
+}
+
+/** Connects the server of a tool that is not running yet (`MCPLazyTool.prepare`); others resolve at once. */
+async function prepareTool(tool: Tool): Promise<void> {
+  type Preparing = { prepare?: () => Promise<void>; tool?: Preparing };
+  const own = tool as Preparing;
+  const target = own.prepare ? own : own.tool;
+  await target?.prepare?.();
 }

@@ -104,14 +104,18 @@ export type {
   ToolAnnotations,
   UnknownContent,
 } from './protocol/types.js';
+export { MCPLazyTool } from './servers/lazy-tool.js';
 export {
+  type MCPLazyServerOptions,
   MCPPrefixedTool,
   type MCPServerConnectResult,
   type MCPServerStatus,
   MCPServers,
+  type MCPServersConfigOptions,
   type MCPServersEvents,
   type MCPServersToolOptions,
 } from './servers/servers.js';
+export { type MCPToolListCache, MCPToolListFileCache, toolListCacheKey } from './servers/tool-list-cache.js';
 export type {
   MCPCallOptionsContext,
   MCPCallOptionsSource,

@@ -21,11 +21,15 @@ import {
   readStringArray,
   readStringRecord,
 } from './fields.js';
+import { type MCPLazyFields, readLazyFields } from './lazy-fields.js';
 import { type MCPHttpServer, type MCPStdioServer, parseServerUrl } from './server-spec.js';
 import type { MCPToolFilter } from './tool-filter.js';
 
-/** What every entry carries besides how to reach the server. */
-export interface MCPServerEntryBase extends MCPToolFilter {
+/**
+ * What every entry carries besides how to reach the server: its tool filter, call bound, and whether it is
+ * connected when needed (`lazy`, `toolList`, `deferLoading`, `toolOptions`: lazy-fields.ts).
+ */
+export interface MCPServerEntryBase extends MCPToolFilter, MCPLazyFields {
   /** The entry's key under `mcpServers` / `servers`; becomes the client's `name`. */
   name: string;
   /** `"maxConcurrentCalls"`: most tool calls in flight to the server (see `MCPClientOptions`). */
@@ -92,17 +96,19 @@ function readType(context: EntryContext, raw: Record<string, unknown>) {
   throw entryError(context, 'type', `must be "stdio", "http" or "sse" (got "${type}")`);
 }
 
-/** The fields every entry may have: the tool filter and the call bound. */
+/** The fields every entry may have: the tool filter, the call bound, and the lazy-server fields. */
 function readFilter(
   context: EntryContext,
   raw: Record<string, unknown>,
-): MCPToolFilter & {
-  maxConcurrentCalls?: number;
-} {
+): MCPToolFilter &
+  MCPLazyFields & {
+    maxConcurrentCalls?: number;
+  } {
   const allowTools = readStringArray(context, raw, 'allowTools', true);
   const blockTools = readStringArray(context, raw, 'blockTools', true);
   const maxConcurrentCalls = readPositiveInteger(context, raw, 'maxConcurrentCalls');
   return {
+    ...readLazyFields(context, raw),
     ...(allowTools && { allowTools }),
     ...(blockTools && { blockTools }),
     ...(maxConcurrentCalls !== undefined && { maxConcurrentCalls }),

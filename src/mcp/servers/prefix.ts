@@ -13,6 +13,7 @@
 import type { JsonSchema } from '../../core/json.js';
 import type { Tool, ToolContext } from '../../core/tool.js';
 import type { MCPTool } from '../adapter/mcp-tool.js';
+import type { MCPLazyTool } from './lazy-tool.js';
 
 /** Default separator between server and tool names: `github__create_issue`. */
 export const DEFAULT_PREFIX_SEPARATOR = '__';
@@ -50,12 +51,12 @@ export class MCPPrefixedTool implements Tool {
   readonly inputSchema: JsonSchema;
   /** The server's name. */
   readonly source: string;
-  /** The server's tool, which does the work. */
-  readonly tool: MCPTool;
+  /** The server's tool, which does the work (an `MCPLazyTool` for a server connected when needed). */
+  readonly tool: MCPTool | MCPLazyTool;
   /** The server prefix `name` carries (`serverPrefix` of the server's name). */
   readonly namePrefix: string;
 
-  constructor(name: string, tool: MCPTool, namePrefix: string) {
+  constructor(name: string, tool: MCPTool | MCPLazyTool, namePrefix: string) {
     this.name = name;
     this.namePrefix = namePrefix;
     this.tool = tool;

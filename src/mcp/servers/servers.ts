@@ -13,8 +13,11 @@ import { type MCPClientEvents, TypedEmitter } from '../client/events.js';
 import type { MCPServerConfig, MCPServerEntry } from '../config/load.js';
 import { type MCPToolFilter, toolFilter } from '../config/tool-filter.js';
 import { MCPCallError, MCPConfigError } from '../protocol/errors.js';
+import type { MCPToolDefinition } from '../protocol/types.js';
 import { toCallError } from '../session/error-mapping.js';
+import { MCPLazyTool } from './lazy-tool.js';
 import { DEFAULT_PREFIX_SEPARATOR, MCPPrefixedTool, prefixedToolName, serverPrefix } from './prefix.js';
+import { type MCPToolListCache, toolListCacheKey } from './tool-list-cache.js';
 
 export { DEFAULT_PREFIX_SEPARATOR, MCPPrefixedTool } from './prefix.js';
 
@@ -34,8 +37,39 @@ export interface MCPServersToolOptions {
 
 /** How one server's `connect()` ended, from {@link MCPServers.connectAll}. */
 export type MCPServerConnectResult =
-  | { name: string; ok: true /** Tools exposed after filters. */; toolCount: number }
+  | {
+      name: string;
+      ok: true;
+      /** Tools exposed after filters. */
+      toolCount: number;
+      /** A server connected when needed: not started; `toolCount` counts its cached or configured tools. */
+      lazy?: true;
+    }
   | { name: string; ok: false; error: MCPCallError };
+
+/**
+ * How a server connected when needed is added ({@link MCPServers.add}; a configuration entry's `lazy`,
+ * `toolList`, `deferLoading` and `toolOptions` fields): not started by `connectAll()`, its tools known from
+ * the cache or `toolList` until it connects on the first call or tool-search hit of one of them.
+ */
+export interface MCPLazyServerOptions {
+  /** The tools until the server has connected once and no cached list is found. Default: none. */
+  toolList?: readonly MCPToolDefinition[];
+  /** Where the list of the last connect is kept, under `cacheKey`. */
+  cache?: MCPToolListCache;
+  /** The cache key (`toolListCacheKey(entry)` for a configuration entry). Needed with `cache`. */
+  cacheKey?: string;
+  /** Offer the tools only through tool search (default true), or always (`false`). */
+  deferLoading?: boolean;
+  /** Per tool, by the server's tool name: wins over `deferLoading`. */
+  toolOptions?: Readonly<Record<string, { deferLoading?: boolean }>>;
+}
+
+/** Options of {@link MCPServers.fromConfig} besides the clients' own. */
+export interface MCPServersConfigOptions extends MCPCreateClientOptions {
+  /** Where the tool lists of the configuration's `lazy` servers are kept between runs. Default: none. */
+  toolListCache?: MCPToolListCache;
+}
 
 /** One server's state, from {@link MCPServers.status}. */
 export interface MCPServerStatus {
@@ -68,6 +102,16 @@ interface Member {
   accepts: (toolName: string) => boolean;
   error: Error | undefined;
   detach: () => void;
+  lazy?: LazyState;
+}
+
+interface LazyState {
+  options: MCPLazyServerOptions;
+  /** The tools known before the first connect: cached, else configured. */
+  known: readonly MCPToolDefinition[];
+  connecting: Promise<void> | undefined;
+  /** One tool object per definition object, so agents may compare tools by identity. */
+  tools: WeakMap<MCPToolDefinition, MCPLazyTool>;
 }
 
 /**
@@ -91,7 +135,7 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
   readonly #members = new Map<string, Member>();
   readonly #invalid = new Map<string, MCPConfigError>();
   // Same wrapper for the same tool and name across calls, so agents may compare tools by identity.
-  readonly #prefixed = new WeakMap<MCPTool, Map<string, MCPPrefixedTool>>();
+  readonly #prefixed = new WeakMap<MCPTool | MCPLazyTool, Map<string, MCPPrefixedTool>>();
 
   /**
    * One (unconnected) client per configured server, with the entry's `allowTools` / `blockTools`, then the
@@ -100,22 +144,43 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
    */
   static fromConfig(
     config: MCPServerConfig | readonly MCPServerEntry[],
-    options: MCPCreateClientOptions = {},
+    options: MCPServersConfigOptions = {},
   ): MCPServers {
     const servers = new MCPServers();
     const entries = 'servers' in config ? config.servers : config;
-    for (const entry of entries) servers.add(createClient(entry, options), entry);
+    const { toolListCache, ...clientOptions } = options;
+    for (const entry of entries) {
+      const lazy: MCPLazyServerOptions | undefined = entry.lazy
+        ? {
+            ...(entry.toolList && { toolList: entry.toolList }),
+            ...(toolListCache && { cache: toolListCache, cacheKey: toolListCacheKey(entry) }),
+            ...(entry.deferLoading !== undefined && { deferLoading: entry.deferLoading }),
+            ...(entry.toolOptions && { toolOptions: entry.toolOptions }),
+          }
+        : undefined;
+      servers.add(createClient(entry, clientOptions), entry, lazy);
+    }
     if ('invalid' in config) for (const { name, error } of config.invalid) servers.addInvalid(name, error);
     return servers;
   }
 
   /**
-   * Adds a client under its `name`. It is not connected here.
+   * Adds a client under its `name`. It is not connected here. With `lazy`, it is a server connected when
+   * needed ({@link MCPLazyServerOptions}): `connectAll()` only reads its cached tool list, and its tools
+   * (`MCPLazyTool`s) connect it on their first call or `prepare()`.
    * @throws MCPConfigError when a server of that name is already present.
    */
-  add(client: MCPClient, filter: MCPToolFilter = {}): this {
+  add(client: MCPClient, filter: MCPToolFilter = {}, lazy?: MCPLazyServerOptions): this {
     this.#checkFree(client.name);
     const member: Member = { client, accepts: toolFilter(filter), error: undefined, detach: () => {} };
+    if (lazy) {
+      member.lazy = {
+        options: lazy,
+        known: lazy.toolList ?? [],
+        connecting: undefined,
+        tools: new WeakMap(),
+      };
+    }
     member.detach = this.#follow(member);
     this.#members.set(client.name, member);
     return this;
@@ -178,6 +243,13 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
 
   async #connect(member: Member, options: MCPConnectOptions): Promise<MCPServerConnectResult> {
     const name = member.client.name;
+    const { lazy } = member;
+    if (lazy && !member.client.isConnected()) {
+      const { cache, cacheKey } = lazy.options;
+      const cached = cache && cacheKey !== undefined ? await cache.read(cacheKey) : undefined;
+      if (cached) lazy.known = cached;
+      return { name, ok: true, toolCount: this.#exposed(member).length, lazy: true };
+    }
     try {
       await member.client.connect(options);
       member.error = undefined;
@@ -196,6 +268,7 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
    * contributes none, since every call to it could only fail.
    */
   getTools(options: MCPServersToolOptions = {}): Tool[] {
+    // A lazy server that has not connected yet offers its cached or configured tools (MCPLazyTool).
     const separator = options.separator ?? DEFAULT_PREFIX_SEPARATOR;
     return [...this.#members.values()].flatMap((member): Tool[] => {
       if (member.client.getState() === 'failed') return [];
@@ -235,11 +308,62 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
     await Promise.allSettled(this.clients().map((client) => client.disconnect()));
   }
 
-  #exposed(member: Member): MCPTool[] {
-    return member.client.getTools().filter((tool) => member.accepts(tool.name));
+  #exposed(member: Member): (MCPTool | MCPLazyTool)[] {
+    const { lazy, client } = member;
+    if (!lazy) return client.getTools().filter((tool) => member.accepts(tool.name));
+    // A lazy server's tools stay lazy tools once it runs, so that they keep their `deferLoading`.
+    const definitions = client.isConnected() ? client.getTools().map((tool) => tool.definition) : lazy.known;
+    return definitions
+      .filter((definition) => member.accepts(definition.name))
+      .map((definition) => {
+        let tool = lazy.tools.get(definition);
+        if (!tool) {
+          const perTool = lazy.options.toolOptions?.[definition.name]?.deferLoading;
+          const host = {
+            connect: (signal?: AbortSignal) => this.#connectLazy(member, signal),
+            current: (name: string) => client.getTools().find((candidate) => candidate.name === name),
+          };
+          tool = new MCPLazyTool(definition, client.name, host, perTool ?? lazy.options.deferLoading ?? true);
+          lazy.tools.set(definition, tool);
+        }
+        return tool;
+      });
   }
 
-  #prefixedTool(tool: MCPTool, name: string, namePrefix: string): MCPPrefixedTool {
+  /** Connects a lazy member once, however many calls wait; a failed attempt lets the next call try again. */
+  #connectLazy(member: Member, signal?: AbortSignal): Promise<void> {
+    const { lazy, client } = member;
+    if (!lazy || client.isConnected()) return Promise.resolve();
+    lazy.connecting ??= (async () => {
+      try {
+        await client.connect(signal ? { signal } : {});
+        member.error = undefined;
+        await this.#saveToolList(member);
+      } catch (error) {
+        member.error = error instanceof Error ? error : new Error(String(error));
+        throw error;
+      } finally {
+        lazy.connecting = undefined;
+      }
+    })();
+    return lazy.connecting;
+  }
+
+  /** Writes a lazy member's current tool list to its cache, if it has one. Never rejects. */
+  async #saveToolList(member: Member): Promise<void> {
+    const { cache, cacheKey } = member.lazy?.options ?? {};
+    if (!cache || cacheKey === undefined || !member.client.isConnected()) return;
+    try {
+      await cache.write(
+        cacheKey,
+        member.client.getTools().map((tool) => tool.definition),
+      );
+    } catch (error) {
+      this.emit('error', error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  #prefixedTool(tool: MCPTool | MCPLazyTool, name: string, namePrefix: string): MCPPrefixedTool {
     let byName = this.#prefixed.get(tool);
     if (!byName) {
       byName = new Map();
@@ -267,8 +391,10 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
       if (payload.error) member.error = payload.error;
       this.emit('disconnected', { ...payload, server });
     };
-    const onToolsChanged = (payload: MCPClientEvents['toolsChanged']) =>
+    const onToolsChanged = (payload: MCPClientEvents['toolsChanged']) => {
+      if (member.lazy) void this.#saveToolList(member);
       this.emit('toolsChanged', { ...payload, server });
+    };
     const onError = (error: Error) => this.emit('error', error);
     client.on('connected', onConnected);
     client.on('reconnected', onReconnected);

@@ -1,0 +1,94 @@
+/**
+ * `agentwire/mastra` in Mastra's own loop: `Agent.generate` with the adapter's tools and `maxSteps`, the
+ * model through Mastra's model router (`openai/…`, Chat Completions) pointed at a scripted local API, calling
+ * real MCP servers.
+ */
+import { Agent } from '@mastra/core/agent';
+import { describe, expect, it } from 'vitest';
+import { createMastraTools } from '../../src/adapters/mastra.js';
+import { startFakeOpenAI } from '../fixtures/fake-openai.js';
+import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
+import { cancelled, tinyImage, useAdapterServers } from './servers.js';
+
+type Body = {
+  tools?: { function: { name: string; description: string; parameters: unknown } }[];
+  messages: unknown[];
+};
+
+describe('agentwire/mastra with Agent.generate', () => {
+  const fake = useFakeModelServer(startFakeOpenAI);
+  const env = useAdapterServers();
+  const agent = (tools: ReturnType<typeof createMastraTools>['tools']) =>
+    new Agent({
+      id: 'helper',
+      name: 'helper',
+      instructions: 'Help.',
+      model: { id: 'openai/fake-gpt', url: fake.baseURL, apiKey: 'test-key', api: 'chat' },
+      tools,
+    });
+
+  it('offers every tool with its full JSON Schema and hands back results, an isError as a failed call', async () => {
+    const { tools, close } = createMastraTools(env.servers);
+    fake.script(
+      {
+        toolCalls: [
+          { id: 'call_sum', name: 'everything__get-sum', input: { a: 2, b: 40 } },
+          { id: 'call_fail', name: 'scripted__fail', input: { message: 'disk full' } },
+        ],
+      },
+      { text: 'The sum is 42; the other tool failed.' },
+    );
+    const result = await agent(tools).generate('Add 2 and 40.', { maxSteps: 5 });
+    close();
+    expect(result.text).toBe('The sum is 42; the other tool failed.');
+    const first = fake.requests[0] as Body;
+    const tool = env.servers.getTools({ prefix: true }).find((t) => t.name === 'everything__get-sum')!;
+    expect(first.tools!.find((t) => t.function.name === 'everything__get-sum')).toEqual({
+      type: 'function',
+      // Mastra's own schema layer closes the object (`additionalProperties: false`).
+      function: {
+        name: 'everything__get-sum',
+        description: tool.description,
+        parameters: { ...tool.inputSchema, additionalProperties: false },
+      },
+    });
+    // Mastra hands the model the failed call's error message.
+    expect((fake.requests[1] as Body).messages.slice(-2)).toEqual([
+      { role: 'tool', tool_call_id: 'call_sum', content: 'The sum of 2 and 40 is 42.' },
+      {
+        role: 'tool',
+        tool_call_id: 'call_fail',
+        content: 'Tool "fail" on MCP server "scripted" failed: disk full',
+      },
+    ]);
+  });
+
+  it('hands an image result to the model, and the abort signal cancels the MCP call', async () => {
+    const { tools, close } = createMastraTools(env.servers);
+    fake.script(
+      { toolCalls: [{ id: 'call_img', name: 'everything__get-tiny-image', input: {} }] },
+      { toolCalls: [{ id: 'call_sleep', name: 'scripted__sleep', input: { ms: 60_000 } }] },
+    );
+    const controller = new AbortController();
+    const run = agent(tools).generate('Show me, then wait.', { maxSteps: 5, abortSignal: controller.signal });
+    await env.called('sleep');
+    controller.abort(new Error('user stop'));
+    await run.catch(() => undefined);
+    close();
+    const data = await tinyImage(env.servers);
+    // As with the AI SDK: Chat Completions takes no image in a tool message, so the parts go as JSON.
+    expect((fake.requests[1] as Body).messages.slice(-1)).toEqual([
+      {
+        role: 'tool',
+        tool_call_id: 'call_img',
+        content: JSON.stringify([
+          { type: 'text', text: "Here's the image you requested:" },
+          { type: 'file', mediaType: 'image/png', data: { type: 'data', data } },
+          { type: 'text', text: 'The image above is the MCP logo.' },
+        ]),
+      },
+    ]);
+    const sleepCall = env.scriptedLog().find((m) => m.method === 'tools/call' && m.params?.name === 'sleep')!;
+    expect(await cancelled(env, 'sleep')).toEqual([{ requestId: sleepCall.id, reason: 'Error: user stop' }]);
+  });
+});
