@@ -59,6 +59,8 @@ describe('an HTTP upstream killed and started again (server-everything, streamab
     const listed = (await client.refreshTools()).map((tool) => tool.name);
     expect(listed).toContain('remote__echo');
     expect(text(await client.callTool('remote__echo', { message: 'one' }))).toBe('Echo: one');
+    const prompts = (await client.listPrompts()).map((prompt) => prompt.name);
+    expect(prompts.length).toBeGreaterThan(0);
 
     await everything.stop();
     // The first call after the kill meets the loss itself (its upstream request is refused:
@@ -77,8 +79,12 @@ describe('an HTTP upstream killed and started again (server-everything, streamab
     expect(data).toEqual({ server: 'remote', kind: 'unavailable', retryAfterMs: data.retryAfterMs });
     expect(Number.isInteger(data.retryAfterMs) && data.retryAfterMs > 0).toBe(true);
     expect(data.retryAfterMs).toBeLessThanOrEqual(8_000);
-    // Its last known tools stay listed: an outage changes nothing of what clients see.
+    // Its last known tools and prompts stay listed: an outage changes nothing of what clients see.
     expect((await client.refreshTools()).map((tool) => tool.name)).toEqual(listed);
+    expect((await client.listPrompts()).map((prompt) => prompt.name)).toEqual(prompts);
+    const prompt = await failure(client.getPrompt(prompts[0] as string, {}));
+    expect(prompt.ms).toBeLessThan(1_000);
+    expect(prompt.error).toMatchObject({ code: -32603, data: { server: 'remote', kind: 'unavailable' } });
     const status = upstream(gateway, 'remote');
     expect(status).toMatchObject({ state: 'reconnecting', toolCount: listed.length });
     expect(status?.lastFailure?.at).toMatch(/^\d{4}-\d\d-\d\dT/);
