@@ -127,7 +127,7 @@ function errorShell(error: Error, walk: Walk): Error {
 
 /**
  * `error` with every secret `redact` knows removed: an {@link MCPCallError} stays one, its reason, body,
- * `data`, `stderrTail` and `cause` chain redacted and its message rebuilt from them; any other error becomes
+ * `serverMessage`, `data`, `stderrTail` and `cause` chain redacted and its message rebuilt from them; any other error becomes
  * a redacted copy (see {@link redactValue}). Returns `error` itself when nothing changed.
  */
 export function redactError(error: Error, redact: Redactor | undefined): Error {
@@ -142,17 +142,19 @@ export function redactCallError(error: MCPCallError, redact: Redactor | undefine
   const walk: Walk = { redact, dirty: new Map(), copies: new Map([[error, error]]) };
   const reason = redact(error.reason);
   const body = error.body === undefined ? undefined : redact(error.body);
+  const serverMessage = error.serverMessage === undefined ? undefined : redact(error.serverMessage);
   const data = copy(error.data, walk, 1);
   const stderrTail = copy(error.stderrTail, walk, 1) as readonly string[] | undefined;
   const cause = copy(error.cause, walk, 1);
   if (
     reason === error.reason &&
     body === error.body &&
+    serverMessage === error.serverMessage &&
     data === error.data &&
     stderrTail === error.stderrTail &&
     cause === error.cause
   ) {
     return error;
   }
-  return error.with({ reason, body, data, stderrTail, cause });
+  return error.with({ reason, body, serverMessage, data, stderrTail, cause });
 }
