@@ -91,4 +91,19 @@ describe('agentwire/mastra with Agent.generate', () => {
     const sleepCall = env.scriptedLog().find((m) => m.method === 'tools/call' && m.params?.name === 'sleep')!;
     expect(await cancelled(env, 'sleep')).toEqual([{ requestId: sleepCall.id, reason: 'Error: user stop' }]);
   });
+
+  it('gives each run the tools as they are then (toolsChanged)', async () => {
+    const { tools, close } = createMastraTools(env.servers);
+    const added = { name: 'added', description: 'A new tool', inputSchema: { type: 'object' } };
+    fake.script(
+      { toolCalls: [{ id: 'call_set', name: 'scripted__set-tools', input: { tools: [added] } }] },
+      { text: 'Changed.' },
+      { text: 'Hello.' },
+    );
+    await agent(tools).generate('Change.', { maxSteps: 5 });
+    await agent(tools).generate('Hello.', { maxSteps: 5 });
+    close();
+    const names = (fake.requests[2] as Body).tools!.map((t) => t.function.name);
+    expect(names.filter((name) => name.startsWith('scripted__'))).toEqual(['scripted__added']);
+  });
 });
