@@ -19,7 +19,7 @@ import { parse as parseShell } from 'shell-quote';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readGatewaySettings } from '../../src/gateway/options.js';
 import { parseServerConfig } from '../../src/mcp/config/load.js';
-import { MCPAuthConfigError } from '../../src/mcp/protocol/auth-config-error.js';
+import { MCPAuthConfigError } from '../../src/mcp/auth/auth-config-error.js';
 import { ROOT } from '../helpers.js';
 import { type CliCommand, cliCommands } from './cli-help.js';
 import { typeProblems } from './examples.js';
