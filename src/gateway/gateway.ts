@@ -23,16 +23,21 @@ import type { MCPServerConfig } from '../mcp/config/load.js';
 import { MCPServers } from '../mcp/servers/servers.js';
 import { createAccessCheck, type MCPGatewayAccessOptions } from './access.js';
 import { GatewayCatalog } from './catalog.js';
+import { type GatewayCluster, localCluster } from './cluster.js';
 import { listenHttp, type MCPGatewayHttpHost, type MCPGatewayListenOptions } from './http-host.js';
+import { LegacySessions } from './legacy-sessions.js';
 import {
   checkCount,
   DEFAULT_INPUT_WAIT_MS,
   DEFAULT_MAX_REQUEST_BODY_BYTES,
   DEFAULT_MAX_SUBSCRIPTIONS,
+  DEFAULT_SESSION_MAX_AGE_MS,
   type MCPGatewayOptions,
 } from './options.js';
 import { InputRelay } from './relay.js';
+import { RemoteRounds } from './remote-rounds.js';
 import { type GatewayRoutes, gatewayServerFactory, upstreamError } from './routing.js';
+import { SessionSeal } from './session-seal.js';
 import { GatewayStatus, type MCPGatewayStatusDocument } from './status.js';
 import { type MCPGatewayStdioHost, type MCPGatewayStdioOptions, serveGatewayStdio } from './stdio-host.js';
 import { ResourceSubscriptions } from './subscriptions.js';
@@ -60,6 +65,10 @@ export class MCPGateway {
   readonly #stdioInstances = new Set<Server>();
   readonly #hosts = new Set<{ close(): Promise<void> }>();
   readonly #handlers = new Set<McpHttpHandler>();
+  readonly #cluster: GatewayCluster;
+  readonly #rounds: RemoteRounds;
+  readonly #seal: SessionSeal;
+  readonly #sessions = new Set<LegacySessions>();
   readonly #detach: (() => void)[] = [];
   #closing: Promise<void> | undefined;
 
@@ -84,6 +93,7 @@ export class MCPGateway {
     checkCount('maxSubscriptions', options.maxSubscriptions);
     checkCount('maxRequestBodyBytes', options.maxRequestBodyBytes);
     checkCount('inputWaitMs', options.inputWaitMs);
+    checkCount('sessionMaxAgeMs', options.sessionMaxAgeMs);
     this.servers = servers;
     this.#options = options;
     this.#relay = relay ?? new InputRelay(options.inputWaitMs ?? DEFAULT_INPUT_WAIT_MS);
@@ -92,6 +102,17 @@ export class MCPGateway {
     this.#bus = options.bus ?? new InMemoryServerEventBus();
     this.#subscriptions = new ResourceSubscriptions(servers, this.#bus);
     this.#tasks = new GatewayTasks(servers, this.#relay, upstreamError);
+    const maxAgeMs = options.sessionMaxAgeMs ?? DEFAULT_SESSION_MAX_AGE_MS;
+    this.#seal =
+      options.sessionSecret === undefined
+        ? SessionSeal.ephemeral(maxAgeMs)
+        : new SessionSeal(options.sessionSecret, maxAgeMs);
+    this.#cluster = options.cluster ?? localCluster();
+    this.#rounds = new RemoteRounds(this.#cluster, this.#relay);
+    this.#cluster.onMessage((message) => {
+      if (this.#rounds.receive(message)) return;
+      for (const sessions of this.#sessions) if (sessions.receive(message)) return;
+    });
     this.#follow();
   }
 
@@ -127,6 +148,15 @@ export class MCPGateway {
       maxRequestBodySize: maxRequestBodyBytes,
     });
     this.#handlers.add(handler);
+    const sessions = new LegacySessions({
+      // 2025-era sessions can be asked (their answers come back on a POST, to whichever process), but hold
+      // no resource subscriptions (legacy-sessions.ts).
+      factory: gatewayServerFactory({ ...this.#routes(true), legacySubscriptions: false }),
+      seal: this.#seal,
+      cluster: this.#cluster,
+      bus: this.#bus,
+    });
+    this.#sessions.add(sessions);
     const host = await listenHttp(
       {
         handler,
@@ -135,10 +165,13 @@ export class MCPGateway {
         maxRequestBodyBytes,
         maxSubscriptions: this.#options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
         onListen: (uris) => this.#subscriptions.listen(uris, (uri) => this.#catalog.resolveResource(uri)),
+        sessions,
       },
       options,
-    ).catch((error: unknown) => {
+    ).catch(async (error: unknown) => {
       this.#handlers.delete(handler);
+      this.#sessions.delete(sessions);
+      await sessions.close();
       throw error;
     });
     this.#hosts.add(host);
@@ -169,6 +202,7 @@ export class MCPGateway {
       this.#tasks.close();
       // The hosts let the calls in flight finish first (their shutdown grace); the relay's are ended after.
       await Promise.allSettled([...this.#hosts].map((host) => host.close()));
+      this.#rounds.close();
       this.#relay.close();
       await this.servers.disconnectAll();
     })();

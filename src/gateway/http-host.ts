@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { McpHttpHandler, RequestId } from '@modelcontextprotocol/server';
 import type { MCPGatewayAccessCheck } from './access.js';
+import { isInitializeBody, type LegacySessions } from './legacy-sessions.js';
 import { filterUris, subscriptionLimitError } from './listen-limit.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS, RequestDrain, requestId, shutdownError } from './shutdown.js';
 
@@ -66,6 +67,11 @@ export interface HttpHostRoutes {
    * refusal, which names the limit (listen-limit.ts). Default: only the MCP SDK handler's own bound.
    */
   maxSubscriptions?: number;
+  /**
+   * Sessions for 2025-era clients (legacy-sessions.ts): an `initialize` POST and every request carrying
+   * `Mcp-Session-Id` go there. Without it, 2025-era requests are served statelessly by the SDK's handler.
+   */
+  sessions?: LegacySessions;
 }
 
 /**
@@ -103,17 +109,18 @@ export async function listenHttp(
     url: `http://${shown}:${port}/mcp`,
     port,
     close: () => {
-      closing ??= closeHost(server, routes.handler, listens);
+      closing ??= closeHost(server, routes, listens);
       return closing;
     },
   };
 }
 
-async function closeHost(server: HttpServer, handler: McpHttpHandler, state: HostState): Promise<void> {
+async function closeHost(server: HttpServer, routes: HttpHostRoutes, state: HostState): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   await state.drain.drain(state.graceMs);
-  await handler.close().catch(() => {});
+  await routes.handler.close().catch(() => {});
+  await routes.sessions?.close().catch(() => {});
   server.closeAllConnections();
   await closed;
 }
@@ -148,6 +155,21 @@ async function serve(
     if (req.method !== 'GET') return void res.writeHead(405, { allow: 'GET' }).end();
     res.writeHead(200, { 'content-type': 'application/json' });
     return void res.end(JSON.stringify(routes.status()));
+  }
+  const sessionId = req.headers['mcp-session-id'];
+  if (
+    routes.sessions &&
+    (typeof sessionId === 'string' || (req.method === 'POST' && isInitializeBody(body)))
+  ) {
+    // A GET stream lasts until it is closed: the shutdown does not wait for it.
+    if (req.method === 'GET') leave();
+    return routes.sessions.serve(
+      req,
+      res,
+      body,
+      access,
+      typeof sessionId === 'string' ? sessionId : undefined,
+    );
   }
   const listen = listenRequest(body);
   if (listen && routes.maxSubscriptions !== undefined) {
