@@ -23,8 +23,8 @@ export interface GatewayCluster {
    * process of that id listens (it has ended) or the channel is down.
    */
   send(to: string, message: ClusterMessage): Promise<boolean>;
-  /** Sends `message` to every other process (fire and forget). */
-  broadcast(message: ClusterMessage): void;
+  /** Sends `message` to every other process; resolves once it is on its way (never rejects). */
+  broadcast(message: ClusterMessage): Promise<void>;
   /** Whether process `id` is still there (false when it is not known to be). */
   alive(id: string): Promise<boolean>;
   /** Sets the receiver of the messages sent to this process or to all. */
@@ -43,7 +43,7 @@ export function localCluster(id = newProcessId()): GatewayCluster {
   return {
     id,
     send: async () => false,
-    broadcast: () => {},
+    broadcast: async () => {},
     alive: async (other) => other === id,
     onMessage: () => {},
     close: async () => {},

@@ -147,14 +147,14 @@ export class LegacySessions {
     switch (req.method) {
       case 'GET':
         return this.#openStream(req, res, session);
-      case 'DELETE':
-        this.#end(session.key, session.createdAt + 7 * 24 * 3600_000);
-        this.#options.cluster.broadcast({
-          type: 'session-end',
-          key: session.key,
-          expires: Date.now() + 86_400_000,
-        });
+      case 'DELETE': {
+        // Remembered until the id would expire anyway; answered once every process has been told, so that
+        // none serves the session after the 200.
+        const expires = session.createdAt + this.#options.seal.maxAgeMs;
+        this.#end(session.key, expires);
+        await this.#options.cluster.broadcast({ type: 'session-end', key: session.key, expires });
         return void res.writeHead(200).end();
+      }
       case 'POST':
         return this.#post(res, body, authInfo, session, sessionId);
       default:
@@ -256,7 +256,8 @@ export class LegacySessions {
     }
     if (message.method === 'notifications/cancelled') {
       const local = await this.#local(session.key);
-      if (!local?.cancel(message)) cluster.broadcast({ type: 'session-cancel', key: session.key, message });
+      if (!local?.cancel(message))
+        void cluster.broadcast({ type: 'session-cancel', key: session.key, message });
       return;
     }
     // `notifications/initialized` and the like: for the instance of this process, when it has one (a new

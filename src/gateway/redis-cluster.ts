@@ -80,8 +80,8 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
   return {
     id,
     send: async (to, message) => (await publish(`${prefix}process:${to}`, message)) > 0,
-    broadcast: (message) => {
-      void publish(all, message);
+    broadcast: async (message) => {
+      await publish(all, message);
     },
     alive: async (other) => {
       if (other === id) return true;

@@ -58,6 +58,11 @@ export class SessionSeal {
     this.#maxAgeMs = maxAgeMs;
   }
 
+  /** How long an id is accepted after it was made, in ms. */
+  get maxAgeMs(): number {
+    return this.#maxAgeMs;
+  }
+
   /** A seal with a random key: ids this process makes open only here (one process, or no shared secret). */
   static ephemeral(maxAgeMs: number): SessionSeal {
     return new SessionSeal(randomBytes(32), maxAgeMs);

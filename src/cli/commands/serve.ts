@@ -5,7 +5,10 @@
  * variable `--token-env` (or the file's `gateway.bearerTokenEnv`) names; the token is never printed. With
  * `--redis-url` (or `AGENTWIRE_REDIS_URL`, or `gateway.redisUrl`) the change events of `subscriptions/listen`
  * go through Redis pub/sub (serve-redis.ts), so several `serve` processes behind one load balancer notify
- * each other's listeners (MCP spec 2026-07-28, "Subscriptions").
+ * each other's listeners (MCP spec 2026-07-28, "Subscriptions"), and what a client sends for a call held by
+ * another process (an `input_required` retry, a 2025 client's answer or cancellation) is forwarded to it.
+ * The secret that seals 2025-era session ids comes from the variable `gateway.sessionSecretEnv` names, or
+ * `AGENTWIRE_SESSION_SECRET`; every process of one gateway needs the same (docs/gateway-deploy.md).
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import type { MCPGateway } from '../../gateway/gateway.js';
@@ -101,13 +104,21 @@ export function registerServeCommand(program: Command, context: CommandContext):
         return;
       }
       const bus = opened.kind === 'bus' ? opened.bus : undefined;
+      const cluster = opened.kind === 'bus' ? opened.cluster : undefined;
       if (bus) io.stderr(`sharing change notifications through Redis at ${bus.server} (${bus.channel})\n`);
-      const { redisUrl: _url, redisChannelPrefix: _prefix, ...gatewaySettings } = settings;
+      const { redisUrl: _url, redisChannelPrefix: _prefix, sessionSecretEnv, ...gatewaySettings } = settings;
+      const sessionSecret = readSessionSecret(sessionSecretEnv);
+      if (bus && sessionSecret === undefined && !options.stdio)
+        io.stderr(
+          `warning: serve: no session secret (${SESSION_SECRET_ENV} or gateway.sessionSecretEnv): a 2025-era client's session is served only by the process that opened it\n`,
+        );
       let gateway: InstanceType<typeof MCPGateway> | undefined;
       try {
         gateway = MCPGateway.fromConfig(config, {
           ...gatewaySettings,
           ...(bus && { bus }),
+          ...(cluster && { cluster }),
+          ...(sessionSecret !== undefined && { sessionSecret }),
           clients: {
             reconnect: { enabled: true },
             ...(options.connectTimeout !== undefined && { connectTimeoutMs: options.connectTimeout }),
@@ -164,8 +175,29 @@ export function registerServeCommand(program: Command, context: CommandContext):
       } finally {
         await gateway?.close();
         await bus?.close();
+        await cluster?.close();
       }
     });
+}
+
+/** The environment variable read for the session secret when the file names none. */
+export const SESSION_SECRET_ENV = 'AGENTWIRE_SESSION_SECRET';
+
+/**
+ * The secret that seals 2025-era session ids: from the variable `gateway.sessionSecretEnv` names, else
+ * from `AGENTWIRE_SESSION_SECRET`; undefined when neither is set (each process then seals with a key of its
+ * own). Never printed.
+ * @throws UsageError when the file names a variable that is not set, or the secret is too short.
+ */
+function readSessionSecret(variable: string | undefined): string | undefined {
+  const secret = process.env[variable ?? SESSION_SECRET_ENV] || undefined;
+  if (variable !== undefined && secret === undefined)
+    throw new UsageError(`serve: the environment variable ${variable} (the session secret) is not set`);
+  if (secret !== undefined && secret.length < 32)
+    throw new UsageError(
+      `serve: the session secret in ${variable ?? SESSION_SECRET_ENV} must be at least 32 characters long`,
+    );
+  return secret;
 }
 
 /** Connects every upstream, one status line each on stderr. */
