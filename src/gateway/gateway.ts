@@ -24,6 +24,7 @@ import { MCPServers } from '../mcp/servers/servers.js';
 import { createAccessCheck, type MCPGatewayAccessOptions } from './access.js';
 import { GatewayCatalog } from './catalog.js';
 import { type GatewayCluster, localCluster } from './cluster.js';
+import { HttpFastCalls } from './http-fast-call.js';
 import { listenHttp, type MCPGatewayHttpHost, type MCPGatewayListenOptions } from './http-host.js';
 import { LegacySessions } from './legacy-sessions.js';
 import {
@@ -142,7 +143,12 @@ export class MCPGateway {
   async listen(options: MCPGatewayListenOptions & MCPGatewayAccessOptions): Promise<MCPGatewayHttpHost> {
     const access = createAccessCheck(options);
     const maxRequestBodyBytes = this.#options.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES;
-    const handler = createMcpHandler(gatewayServerFactory(this.#routes(false)), {
+    const fast = new HttpFastCalls(this.#catalog, this.#relay);
+    const factory = gatewayServerFactory({
+      ...this.#routes(false),
+      settledCall: (_id, server) => fast.settled(server),
+    });
+    const handler = createMcpHandler(fast.wrap(factory), {
       bus: this.#bus,
       maxSubscriptions: this.#options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
       maxRequestBodySize: maxRequestBodyBytes,
@@ -166,6 +172,7 @@ export class MCPGateway {
         maxSubscriptions: this.#options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
         onListen: (uris) => this.#subscriptions.listen(uris, (uri) => this.#catalog.resolveResource(uri)),
         sessions,
+        fast,
       },
       options,
     ).catch(async (error: unknown) => {

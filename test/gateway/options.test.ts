@@ -70,7 +70,7 @@ describe('readGatewaySettings', () => {
     ],
     [
       '{"gateway": {"maxSubscription": 8}}',
-      '"gateway.maxSubscription" is not a gateway setting (known: bearerTokenEnv, separator, maxSubscriptions, maxRequestBodyBytes, allowedHosts, redisUrl, redisChannelPrefix)',
+      '"gateway.maxSubscription" is not a gateway setting (known: bearerTokenEnv, separator, maxSubscriptions, maxRequestBodyBytes, allowedHosts, redisUrl, redisChannelPrefix, sessionSecretEnv)',
       'maxSubscription',
     ],
     ['{"gateway": {"redisUrl": 6379}}', '"gateway.redisUrl" must be a non-empty string', 'redisUrl'],
