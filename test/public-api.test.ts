@@ -291,6 +291,12 @@ describe('public API', () => {
         'RedisEventBusError',
         'RedisEventBusOperation',
         'RedisEventBusOptions',
+        'DEFAULT_SESSION_MAX_AGE_MS',
+        'GatewayCluster',
+        'ClusterMessage',
+        'localCluster',
+        'createRedisCluster',
+        'RedisClusterOptions',
       ].sort(),
     );
     const surface = new Set(exportsOf('src/index.ts'));

@@ -5,17 +5,20 @@
 export type { MCPGatewayAccessCheck, MCPGatewayAccessOptions } from './access.js';
 export { createAccessCheck } from './access.js';
 export type { MCPGatewayTarget } from './catalog.js';
+export { type ClusterMessage, type GatewayCluster, localCluster } from './cluster.js';
 export { MCPGateway, type MCPGatewayConfigOptions } from './gateway.js';
 export type { MCPGatewayHttpHost, MCPGatewayListenOptions } from './http-host.js';
 export {
   DEFAULT_INPUT_WAIT_MS,
   DEFAULT_MAX_REQUEST_BODY_BYTES,
   DEFAULT_MAX_SUBSCRIPTIONS,
+  DEFAULT_SESSION_MAX_AGE_MS,
   type MCPGatewayFileSettings,
   type MCPGatewayNaming,
   type MCPGatewayOptions,
   readGatewaySettings,
 } from './options.js';
+export { createRedisCluster, type RedisClusterOptions } from './redis-cluster.js';
 export {
   createRedisEventBus,
   DEFAULT_REDIS_CHANNEL_PREFIX,
