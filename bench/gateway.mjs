@@ -8,7 +8,13 @@ import { execFileSync, spawn } from 'node:child_process';
 // rotating) so load drifts hit every path alike. Reported: median round trip per path and through / direct
 // (goal: ≤ 1.3× direct over stdio), 1 000 concurrent calls (wall time, through / direct), and the middle
 // process's own CPU time per call (user + system, from /proc: on a loaded machine the figure wall time
-// cannot give). Writes bench/results-gateway.json.
+// cannot give). The fast HTTP fixture (its own process) is a fourth upstream: directly, through the HTTP
+// floor (fixtures/http-relay.mjs: a raw HTTP relay that rewrites tool names), through `serve --stdio` and
+// `serve --port`. Then throughput with that upstream: a raw load generator (32 kept-alive connections,
+// 2026-07-28 tools/call) directly, through the floor, through one `serve --port` process and through two
+// (the load generator spreads the requests round robin), taking turns in rounds: calls per second, p50 /
+// p99 latency and what the middle adds to them, the middle processes' CPU per call, the load average.
+// Writes bench/results-gateway.json.
 //   AGENTWIRE_DIST=<dir> measures another build (e.g. the one before a change) with this same script.
 //   npm run build && node --no-warnings bench/gateway.mjs [--quick] [--no-write]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -249,14 +255,15 @@ async function load(targets, tool, seconds, concurrency) {
 }
 
 /**
- * Throughput with the fast HTTP upstream: directly, through one `serve` process and through two, taking
- * turns in rounds; the gateway processes' CPU per call from /proc; the load average before and after.
+ * Throughput with the fast HTTP upstream: directly, through the HTTP floor, through one `serve` process and
+ * through two, taking turns in rounds; the gateway processes' CPU per call from /proc; the load average before and after.
  */
 async function throughput() {
   const second = await startHttpGateway();
   try {
     const configs = {
       direct: { targets: [fastHttp.url], tool: 'echo', pids: [fastHttp.child.pid] },
+      floor: { targets: [httpFloor.url], tool: 'fasthttp__echo', pids: [httpFloor.child.pid] },
       'one process': { targets: [http.url], tool: 'fasthttp__echo', pids: [http.child.pid] },
       'two processes': {
         targets: [http.url, second.url],
@@ -300,7 +307,7 @@ async function throughput() {
         p99Us: round(p99),
         addedP50Us: one === 'direct' ? 0 : round(p50 - quantile(direct.latencies, 0.5)),
         addedP99Us: one === 'direct' ? 0 : round(p99 - quantile(direct.latencies, 0.99)),
-        // The upstream's for "direct"; the gateway processes' (added up) otherwise.
+        // The upstream's for "direct", the relay's for "floor", the gateway processes' (added up) otherwise.
         cpuPerCallUs: round(sample.cpu / sample.calls),
         failed: sample.failed,
       };

@@ -455,6 +455,18 @@ class SessionInstance implements Transport {
       return;
     }
     let sent = outgoing;
+    if (outgoing.method === 'notifications/cancelled') {
+      // The server gave up a request of its own (a question nobody answered in time): the client knows it
+      // by the id it was sent with, and no answer is waited for any more.
+      const params = (outgoing.params ?? {}) as Message;
+      for (const [wire, own] of this.#asked)
+        if (own === params.requestId) {
+          this.#asked.delete(wire);
+          this.#touch();
+          sent = { ...outgoing, params: { ...params, requestId: wire } };
+          break;
+        }
+    }
     if (outgoing.id !== undefined) {
       // A server request: its id tells whichever process gets the answer where to send it.
       const wire = this.#sessions.nextAskId();
