@@ -342,6 +342,12 @@ describe('public API', () => {
         // upstreams that heal
         'MCPGatewayReconnectOptions',
         'MCPGatewayUpstreamState',
+        'DEFAULT_SESSION_MAX_AGE_MS',
+        'GatewayCluster',
+        'ClusterMessage',
+        'localCluster',
+        'createRedisCluster',
+        'RedisClusterOptions',
       ].sort(),
     );
     const surface = new Set(exportsOf('src/index.ts'));

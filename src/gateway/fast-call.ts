@@ -247,7 +247,7 @@ export class FastToolCalls {
  * Whether `value` is certain to pass the SDK's JSON-RPC request check (`JSONRPCRequestSchema`: strict,
  * `jsonrpc` "2.0", an id that is a string or an integer, a string method, object params).
  */
-function isRequest(value: unknown): value is { id: Id; method: string; params?: unknown } {
+export function isRequest(value: unknown): value is { id: Id; method: string; params?: unknown } {
   if (!isPlainObject(value) || value.jsonrpc !== '2.0' || typeof value.method !== 'string') return false;
   const { id } = value;
   if (typeof id !== 'string' && !Number.isSafeInteger(id)) return false;
@@ -257,7 +257,7 @@ function isRequest(value: unknown): value is { id: Id; method: string; params?: 
 }
 
 /** The `_meta` key of params the fast path may take ('' without `_meta`), or undefined. */
-function takeable(params: Params): string | undefined {
+export function takeable(params: Params): string | undefined {
   if (!isPlainObject(params) || typeof params.name !== 'string') return undefined;
   for (const key in params) if (!PARAM_KEYS.has(key)) return undefined;
   if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
@@ -273,7 +273,7 @@ function takeable(params: Params): string | undefined {
  * structuredContent, isError), when it holds nothing the check could reject or change: text blocks of
  * `type` and `text` only, an object `structuredContent`, a boolean `isError`. Else undefined.
  */
-function plainResult(result: Params): Params | undefined {
+export function plainResult(result: Params): Params | undefined {
   const { content, structuredContent, isError } = result;
   for (const key in result)
     if (key !== 'content' && key !== 'structuredContent' && key !== 'isError') return undefined;

@@ -28,17 +28,23 @@ import { createAccessCheck, type MCPGatewayAccessOptions, publicDocuments } from
 import { AccessPolicy } from './access-policy.js';
 import { CallGate } from './call-gate.js';
 import { GatewayCatalog } from './catalog.js';
+import { type GatewayCluster, localCluster } from './cluster.js';
+import { HttpFastCalls } from './http-fast-call.js';
 import { listenHttp, type MCPGatewayHttpHost, type MCPGatewayListenOptions } from './http-host.js';
+import { LegacySessions } from './legacy-sessions.js';
 import {
   checkCount,
   DEFAULT_INPUT_WAIT_MS,
   DEFAULT_MAX_REQUEST_BODY_BYTES,
   DEFAULT_MAX_SUBSCRIPTIONS,
+  DEFAULT_SESSION_MAX_AGE_MS,
   type MCPGatewayOptions,
 } from './options.js';
 import { RateLimits } from './rate-limits.js';
 import { InputRelay } from './relay.js';
+import { RemoteRounds } from './remote-rounds.js';
 import { type GatewayRoutes, gatewayServerFactory, upstreamError } from './routing.js';
+import { SessionSeal } from './session-seal.js';
 import { GatewayStatus, type MCPGatewayStatusDocument } from './status.js';
 import { type MCPGatewayStdioHost, type MCPGatewayStdioOptions, serveGatewayStdio } from './stdio-host.js';
 import { ResourceSubscriptions } from './subscriptions.js';
@@ -86,6 +92,10 @@ export class MCPGateway {
   readonly #stdioInstances = new Set<Server>();
   readonly #hosts = new Set<{ close(): Promise<void> }>();
   readonly #handlers = new Set<McpHttpHandler>();
+  readonly #cluster: GatewayCluster;
+  readonly #rounds: RemoteRounds;
+  readonly #seal: SessionSeal;
+  readonly #sessions = new Set<LegacySessions>();
   readonly #detach: (() => void)[] = [];
   #closing: Promise<void> | undefined;
 
@@ -115,6 +125,7 @@ export class MCPGateway {
     checkCount('maxSubscriptions', options.maxSubscriptions);
     checkCount('maxRequestBodyBytes', options.maxRequestBodyBytes);
     checkCount('inputWaitMs', options.inputWaitMs);
+    checkCount('sessionMaxAgeMs', options.sessionMaxAgeMs);
     this.servers = servers;
     this.#options = options;
     this.#relay = relay ?? new InputRelay(options.inputWaitMs ?? DEFAULT_INPUT_WAIT_MS);
@@ -133,6 +144,17 @@ export class MCPGateway {
     this.#bus = options.bus ?? new InMemoryServerEventBus();
     this.#subscriptions = new ResourceSubscriptions(servers, this.#bus);
     this.#tasks = new GatewayTasks(servers, this.#relay, upstreamError);
+    const maxAgeMs = options.sessionMaxAgeMs ?? DEFAULT_SESSION_MAX_AGE_MS;
+    this.#seal =
+      options.sessionSecret === undefined
+        ? SessionSeal.ephemeral(maxAgeMs)
+        : new SessionSeal(options.sessionSecret, maxAgeMs);
+    this.#cluster = options.cluster ?? localCluster();
+    this.#rounds = new RemoteRounds(this.#cluster, this.#relay);
+    this.#cluster.onMessage((message) => {
+      if (this.#rounds.receive(message)) return;
+      for (const sessions of this.#sessions) if (sessions.receive(message)) return;
+    });
     this.#follow();
   }
 
@@ -172,12 +194,26 @@ export class MCPGateway {
   async listen(options: MCPGatewayListenOptions & MCPGatewayAccessOptions): Promise<MCPGatewayHttpHost> {
     const access = createAccessCheck(options);
     const maxRequestBodyBytes = this.#options.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES;
-    const handler = createMcpHandler(gatewayServerFactory(this.#routes(false)), {
+    const fast = new HttpFastCalls(this.#catalog, this.#relay);
+    const factory = gatewayServerFactory({
+      ...this.#routes(false),
+      settledCall: (_id, server) => fast.settled(server),
+    });
+    const handler = createMcpHandler(fast.wrap(factory), {
       bus: this.#bus,
       maxSubscriptions: this.#options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
       maxRequestBodySize: maxRequestBodyBytes,
     });
     this.#handlers.add(handler);
+    const sessions = new LegacySessions({
+      // 2025-era sessions can be asked (their answers come back on a POST, to whichever process), but hold
+      // no resource subscriptions (legacy-sessions.ts).
+      factory: gatewayServerFactory({ ...this.#routes(true), legacySubscriptions: false }),
+      seal: this.#seal,
+      cluster: this.#cluster,
+      bus: this.#bus,
+    });
+    this.#sessions.add(sessions);
     const host = await listenHttp(
       {
         handler,
@@ -187,10 +223,14 @@ export class MCPGateway {
         maxRequestBodyBytes,
         maxSubscriptions: this.#options.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS,
         onListen: (uris) => this.#subscriptions.listen(uris, (uri) => this.#catalog.resolveResource(uri)),
+        sessions,
+        fast,
       },
       options,
-    ).catch((error: unknown) => {
+    ).catch(async (error: unknown) => {
       this.#handlers.delete(handler);
+      this.#sessions.delete(sessions);
+      await sessions.close();
       throw error;
     });
     this.#hosts.add(host);
@@ -222,6 +262,7 @@ export class MCPGateway {
       this.#tasks.close();
       // The hosts let the calls in flight finish first (their shutdown grace); the relay's are ended after.
       await Promise.allSettled([...this.#hosts].map((host) => host.close()));
+      this.#rounds.close();
       this.#relay.close();
       await this.servers.disconnectAll();
     })();

@@ -15,6 +15,9 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { McpHttpHandler, RequestId } from '@modelcontextprotocol/server';
 import type { MCPGatewayAccessCheck } from './access.js';
+import { AccessCache } from './access-cache.js';
+import type { HttpFastCalls } from './http-fast-call.js';
+import { isInitializeBody, type LegacySessions } from './legacy-sessions.js';
 import { filterUris, subscriptionLimitError } from './listen-limit.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS, RequestDrain, requestId, shutdownError } from './shutdown.js';
 
@@ -68,6 +71,13 @@ export interface HttpHostRoutes {
    * refusal, which names the limit (listen-limit.ts). Default: only the MCP SDK handler's own bound.
    */
   maxSubscriptions?: number;
+  /**
+   * Sessions for 2025-era clients (legacy-sessions.ts): an `initialize` POST and every request carrying
+   * `Mcp-Session-Id` go there. Without it, 2025-era requests are served statelessly by the SDK's handler.
+   */
+  sessions?: LegacySessions;
+  /** The fast path of 2026-07-28 `tools/call` (http-fast-call.ts); without it, the SDK serves every call. */
+  fast?: HttpFastCalls;
 }
 
 /**
@@ -80,7 +90,7 @@ export async function listenHttp(
 ): Promise<MCPGatewayHttpHost> {
   const { ready } = options;
   const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
-  const listens = { open: 0, drain: new RequestDrain(), graceMs };
+  const listens = { open: 0, drain: new RequestDrain(), graceMs, grants: new AccessCache() };
   const server = createServer((req, res) => {
     (ready ? ready.then(() => serve(routes, req, res, listens)) : serve(routes, req, res, listens)).catch(
       () => {
@@ -105,17 +115,18 @@ export async function listenHttp(
     url: `http://${shown}:${port}/mcp`,
     port,
     close: () => {
-      closing ??= closeHost(server, routes.handler, listens);
+      closing ??= closeHost(server, routes, listens);
       return closing;
     },
   };
 }
 
-async function closeHost(server: HttpServer, handler: McpHttpHandler, state: HostState): Promise<void> {
+async function closeHost(server: HttpServer, routes: HttpHostRoutes, state: HostState): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   await state.drain.drain(state.graceMs);
-  await handler.close().catch(() => {});
+  await routes.handler.close().catch(() => {});
+  await routes.sessions?.close().catch(() => {});
   server.closeAllConnections();
   await closed;
 }
@@ -146,13 +157,34 @@ async function serve(
     res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
     return void res.end(JSON.stringify({ error: 'request body too large' }));
   }
-  const request = toRequest(req, body, aborted.signal);
-  const access = await routes.access(request);
-  if (access instanceof Response) return write(access, res);
+  let request: Request | undefined;
+  let access = state.grants.get(req.headers);
+  if (access === undefined) {
+    request = toRequest(req, body, aborted.signal);
+    const verdict = await routes.access(request);
+    if (verdict instanceof Response) return write(verdict, res);
+    state.grants.set(req.headers, verdict);
+    access = verdict;
+  }
   if (path === '/status') {
     if (req.method !== 'GET') return void res.writeHead(405, { allow: 'GET' }).end();
     res.writeHead(200, { 'content-type': 'application/json' });
     return void res.end(JSON.stringify(routes.status()));
+  }
+  const sessionId = req.headers['mcp-session-id'];
+  if (
+    routes.sessions &&
+    (typeof sessionId === 'string' || (req.method === 'POST' && isInitializeBody(body)))
+  ) {
+    // A GET stream lasts until it is closed: the shutdown does not wait for it.
+    if (req.method === 'GET') leave();
+    return routes.sessions.serve(
+      req,
+      res,
+      body,
+      access,
+      typeof sessionId === 'string' ? sessionId : undefined,
+    );
   }
   const listen = listenRequest(body);
   if (listen && routes.maxSubscriptions !== undefined) {
@@ -169,7 +201,28 @@ async function serve(
   if (listen) leave();
   const release = listen && listen.uris.length > 0 ? routes.onListen?.(listen.uris) : undefined;
   if (release) res.on('close', release);
+  const decision =
+    routes.fast && req.method === 'POST' && path === '/mcp'
+      ? routes.fast.decide(body, req.headers)
+      : { kind: 'pass' as const };
+  if (decision.kind === 'take') {
+    const outcome = await decision.run(aborted.signal);
+    if (outcome.kind === 'write') {
+      if (aborted.signal.aborted) return;
+      const headers = { ...outcome.headers, 'content-length': String(Buffer.byteLength(outcome.body)) };
+      return void res.writeHead(outcome.status, headers).end(outcome.body);
+    }
+    // A cancelled call (the client went away) is answered to nobody, as the SDK does.
+    if (aborted.signal.aborted) return;
+    request ??= toRequest(req, body, aborted.signal);
+    routes.fast?.handOver(request, undefined, outcome.outcome);
+  } else if (decision.kind === 'learn') {
+    request ??= toRequest(req, body, aborted.signal);
+    routes.fast?.handOver(request, decision.key);
+  }
+  request ??= toRequest(req, body, aborted.signal);
   const response = await routes.handler.fetch(request, { authInfo: access });
+  routes.fast?.answered(request, response);
   // The SDK answers 499 for an exchange it ended: when the shutdown did, the client is told so.
   if (response.status === 499 && state.drain.draining) {
     const ended = JSON.stringify(shutdownError(requestId(body), state.graceMs));
@@ -178,9 +231,10 @@ async function serve(
   return write(response, res);
 }
 
-/** The host's counts: listen streams open, requests in flight (for the shutdown). */
+/** The host's counts: listen streams open, requests in flight (for the shutdown); the access grants kept. */
 interface HostState {
   open: number;
+  grants: AccessCache;
   drain: RequestDrain;
   graceMs: number;
 }

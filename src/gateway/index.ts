@@ -16,6 +16,7 @@ export { type MCPGatewayAuditLog, openAuditLog } from './audit-log.js';
 export type { MCPGatewayAuditEntry } from './call-gate.js';
 export type { MCPGatewayCaller } from './caller.js';
 export type { MCPGatewayTarget } from './catalog.js';
+export { type ClusterMessage, type GatewayCluster, localCluster } from './cluster.js';
 export { MCPGateway, type MCPGatewayConfigOptions } from './gateway.js';
 export type { MCPGatewayHttpHost, MCPGatewayListenOptions } from './http-host.js';
 export type { MCPGatewayJwtOptions } from './jwt-verifier.js';
@@ -23,12 +24,14 @@ export {
   DEFAULT_INPUT_WAIT_MS,
   DEFAULT_MAX_REQUEST_BODY_BYTES,
   DEFAULT_MAX_SUBSCRIPTIONS,
+  DEFAULT_SESSION_MAX_AGE_MS,
   type MCPGatewayFileSettings,
   type MCPGatewayNaming,
   type MCPGatewayOptions,
   readGatewaySettings,
 } from './options.js';
 export type { MCPGatewayRate, MCPGatewayRateLimits } from './rate-limits.js';
+export { createRedisCluster, type RedisClusterOptions } from './redis-cluster.js';
 export {
   createRedisEventBus,
   DEFAULT_REDIS_CHANNEL_PREFIX,

@@ -21,6 +21,7 @@ import type { MCPGatewayPolicy } from './access-policy.js';
 import type { MCPGatewayAuditEntry } from './call-gate.js';
 import type { MCPGatewayRateLimits } from './rate-limits.js';
 import type { MCPGatewayReconnectOptions } from './upstream-health.js';
+import type { GatewayCluster } from './cluster.js';
 
 /** Default of `maxRequestBodyBytes`: 4 MiB, the MCP SDK's. */
 export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
@@ -28,6 +29,8 @@ export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_SUBSCRIPTIONS = 1024;
 /** Default of `inputWaitMs`: how long an upstream's question waits for the gateway client's answer, in ms. */
 export const DEFAULT_INPUT_WAIT_MS = 120_000;
+/** Default of `sessionMaxAgeMs`: a 2025-era HTTP session id is accepted for 24 hours after `initialize`. */
+export const DEFAULT_SESSION_MAX_AGE_MS = 24 * 3600_000;
 
 /** How the tools and prompts of one upstream are named at the gateway. */
 export interface MCPGatewayNaming {
@@ -76,6 +79,20 @@ export interface MCPGatewayOptions extends MCPGatewayNaming {
    * results (call-gate.ts). `openAuditLog` writes them as JSON lines.
    */
   audit?: (entry: MCPGatewayAuditEntry) => void;
+  /**
+   * The secret (≥ 32 characters) that seals the `Mcp-Session-Id` of 2025-era HTTP sessions (AES-256-GCM,
+   * session-seal.ts). Every process of one gateway must have the same one for any of them to serve any
+   * session. Default: a random key per process, so a session is served by the process that opened it only.
+   */
+  sessionSecret?: string;
+  /** How long a 2025-era HTTP session id is accepted after `initialize`, in ms. Default 24 hours. */
+  sessionMaxAgeMs?: number;
+  /**
+   * How the processes of one gateway reach each other (cluster.ts; `createRedisCluster` over Redis): a
+   * 2025 client's answer or cancellation that reaches another process than the one holding the call, and
+   * a 2026-07-28 retry of an `input_required` round, are forwarded through it. Default: this process alone.
+   */
+  cluster?: GatewayCluster;
 }
 
 /** The `gateway` section of a configuration file, read. */
@@ -95,6 +112,11 @@ export interface MCPGatewayFileSettings extends MCPGatewayNaming, MCPGatewayAcce
   redisUrl?: string;
   /** `redisChannelPrefix`: the bus's `channelPrefix` (default `'agentwire:mcp:'`). */
   redisChannelPrefix?: string;
+  /**
+   * `sessionSecretEnv`: the environment variable holding the secret that seals 2025-era session ids (see
+   * `MCPGatewayOptions.sessionSecret`); the same for every process of one gateway. Never printed.
+   */
+  sessionSecretEnv?: string;
 }
 
 /** The keys of the `gateway` section; any other is refused. */
@@ -107,6 +129,7 @@ const GATEWAY_KEYS: ReadonlySet<string> = new Set([
   'redisUrl',
   'redisChannelPrefix',
   ...ACCESS_KEYS,
+  'sessionSecretEnv',
 ]);
 
 /**
@@ -150,6 +173,8 @@ export function readGatewaySettings(file: string): MCPGatewayFileSettings {
   if (body !== undefined) settings.maxRequestBodyBytes = body;
   const redisUrl = text('redisUrl');
   if (redisUrl !== undefined) settings.redisUrl = redisUrl;
+  const sessionSecretEnv = text('sessionSecretEnv');
+  if (sessionSecretEnv !== undefined) settings.sessionSecretEnv = sessionSecretEnv;
   const channelPrefix = text('redisChannelPrefix');
   if (channelPrefix !== undefined) settings.redisChannelPrefix = channelPrefix;
   const hosts = section.allowedHosts;

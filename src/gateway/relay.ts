@@ -9,8 +9,10 @@
  * `requestState`; each retry hands the answer to the waiting upstream question and waits for the next
  * question or the result. A question is tied to the call that caused it through the call's async context
  * (2026-07-28 upstreams ask within the call), else to the latest call in flight to that upstream (2025-era
- * upstreams send their requests on their own). The exchange lives in this process only: behind several
- * gateway processes, a retry must reach the process that answered the first round.
+ * upstreams send their requests on their own). The exchange lives in the process that started it; its
+ * `requestState` names that process (`<process id>.<random>`), and a retry that reaches another process of
+ * the same gateway is forwarded to it (remote-rounds.ts). A retry whose process has ended, or whose state
+ * is unknown or expired, starts the request over where it landed.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
@@ -67,6 +69,32 @@ interface Exchange {
 
 const CANCELLED: ElicitResult = { action: 'cancel' };
 
+/** The outcome of a round: the upstream's result or next question, or its error. */
+export type RoundOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** Where a round whose `requestState` another process owns is resumed (remote-rounds.ts). */
+export interface RemoteRoundResumer {
+  /** This process's id: the prefix of the `requestState`s it makes. */
+  readonly processId: string;
+  /**
+   * Resumes the round on `owner`; resolves with its outcome, or `'gone'` when the owner has ended or no
+   * longer holds the state (the round then starts over here).
+   */
+  resume(
+    owner: string,
+    server: string,
+    requestState: string,
+    inputResponses: Record<string, unknown> | undefined,
+    signal: AbortSignal,
+  ): Promise<RoundOutcome | 'gone'>;
+}
+
+/** The process id in `requestState`, when it has one. */
+export function requestStateOwner(requestState: string): string | undefined {
+  const dot = requestState.indexOf('.');
+  return dot > 0 ? requestState.slice(0, dot) : undefined;
+}
+
 /** Relays upstream questions of calls in flight to the gateway client; see the file header. */
 export class InputRelay {
   readonly #waitMs: number;
@@ -74,10 +102,16 @@ export class InputRelay {
   // Calls in flight per upstream, oldest first: a Set, so that each call's end costs O(1) under load.
   readonly #active = new Map<string, Set<Exchange>>();
   readonly #context = new AsyncLocalStorage<Exchange>();
+  #remote: RemoteRoundResumer | undefined;
 
   /** @param waitMs how long a question waits for the client's retry, in ms; then it is cancelled. */
   constructor(waitMs: number) {
     this.#waitMs = waitMs;
+  }
+
+  /** Forwards retries whose `requestState` another process of the gateway owns (remote-rounds.ts). */
+  setRemote(remote: RemoteRoundResumer): void {
+    this.#remote = remote;
   }
 
   /** The upstream clients' handlers: each question goes to the call that caused it. */
@@ -101,14 +135,27 @@ export class InputRelay {
     start: (signal: AbortSignal) => Promise<T>,
   ): Promise<T | GatewayInputRequired> {
     const resumed = round.requestState === undefined ? undefined : this.#pending.get(round.requestState);
+    const remote = this.#remote;
+    if (!resumed && round.requestState !== undefined && remote) {
+      const owner = requestStateOwner(round.requestState);
+      if (owner !== undefined && owner !== remote.processId) {
+        const outcome = await remote.resume(
+          owner,
+          server,
+          round.requestState,
+          round.inputResponses,
+          round.signal,
+        );
+        if (outcome !== 'gone') {
+          if (outcome.ok) return outcome.value as T | GatewayInputRequired;
+          throw outcome.error;
+        }
+        // The process that held the call has ended (and the call with it): the request starts over here.
+      }
+    }
     let exchange: Exchange;
     if (resumed && resumed.server === server) {
-      exchange = resumed;
-      this.#pending.delete(round.requestState as string);
-      clearTimeout(exchange.timer);
-      const ask = exchange.current;
-      exchange.current = undefined;
-      ask?.answer(round.inputResponses?.[exchange.key]);
+      exchange = this.#resume(resumed, round.requestState as string, round.inputResponses);
     } else {
       exchange = this.#start(server, round.canAsk, start);
     }
@@ -119,6 +166,42 @@ export class InputRelay {
     } finally {
       round.signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * Resumes the round held here under `requestState` for a retry that reached another process: resolves
+   * with its outcome, as {@link round} would; undefined when no such round is held here (any more).
+   */
+  resumeHere(
+    server: string,
+    requestState: string,
+    inputResponses: Record<string, unknown> | undefined,
+    signal: AbortSignal,
+  ): Promise<RoundOutcome> | undefined {
+    const resumed = this.#pending.get(requestState);
+    if (!resumed || resumed.server !== server) return undefined;
+    const exchange = this.#resume(resumed, requestState, inputResponses);
+    const onAbort = () => exchange.controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    return this.#next(exchange)
+      .then(
+        (value): RoundOutcome => ({ ok: true, value }),
+        (error: unknown): RoundOutcome => ({ ok: false, error }),
+      )
+      .finally(() => signal.removeEventListener('abort', onAbort));
+  }
+
+  #resume(
+    exchange: Exchange,
+    requestState: string,
+    inputResponses: Record<string, unknown> | undefined,
+  ): Exchange {
+    this.#pending.delete(requestState);
+    clearTimeout(exchange.timer);
+    const ask = exchange.current;
+    exchange.current = undefined;
+    ask?.answer(inputResponses?.[exchange.key]);
+    return exchange;
   }
 
   /** Cancels every question waiting for a retry and aborts their upstream calls. */
@@ -178,7 +261,7 @@ export class InputRelay {
     exchange.rounds += 1;
     exchange.key = `input-${exchange.rounds}`;
     exchange.current = ask;
-    const requestState = randomUUID();
+    const requestState = this.#remote ? `${this.#remote.processId}.${randomUUID()}` : randomUUID();
     this.#pending.set(requestState, exchange);
     // A client that never retries: its question is cancelled, which lets the upstream call end.
     exchange.timer = setTimeout(() => {

@@ -50,6 +50,12 @@ export interface GatewayRoutes {
    */
   legacyCanAsk: boolean;
   /**
+   * Whether 2025-era instances that can ask also offer resource subscriptions (default true): not on the
+   * 2025 HTTP sessions (legacy-sessions.ts), whose `resources/updated` could not find the process holding
+   * the client's GET stream.
+   */
+  legacySubscriptions?: boolean;
+  /**
    * The outcome of `tools/call` request `id` when a fast path in front of the SDK server already made the
    * call (stdio: fast-call.ts), and tells it that the SDK's checks of this request passed.
    */
@@ -68,7 +74,8 @@ export function gatewayServerFactory(routes: GatewayRoutes): (context: McpReques
   return ({ era }) => {
     // Subscriptions are offered where updates can reach the client: on 2026-07-28 listen streams, and on
     // a 2025-era connection that lasts (stdio), not on the stateless 2025 HTTP leg.
-    const subscriptions = era === 'modern' || routes.legacyCanAsk ? routes.subscriptions : undefined;
+    const legacySubscribe = routes.legacyCanAsk && routes.legacySubscriptions !== false;
+    const subscriptions = era === 'modern' || legacySubscribe ? routes.subscriptions : undefined;
     const tasks = routes.tasks?.capabilities(era, routes.catalog.tools()) ?? {};
     const server = new GatewayServer(routes.serverInfo, {
       capabilities: {

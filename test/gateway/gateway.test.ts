@@ -215,13 +215,13 @@ describe('elicitation relayed', () => {
     }
   });
 
-  it('is declined for a client on the stateless 2025 HTTP leg, which cannot be asked', async () => {
+  it('from a 2026-07-28 upstream to a 2025 client over HTTP (its session carries elicitation/create)', async () => {
     const client = await sdkHttpClient(url, 'legacy');
     try {
       expect(
         await client.callTool({ name: 'modern__confirm', arguments: { action: 'deploy' } }),
       ).toMatchObject({
-        content: [{ type: 'text', text: 'not confirmed deploy' }],
+        content: [{ type: 'text', text: 'confirmed deploy' }],
       });
     } finally {
       await client.close();

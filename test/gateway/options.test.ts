@@ -103,7 +103,7 @@ describe('readGatewaySettings', () => {
     ],
     [
       '{"gateway": {"maxSubscription": 8}}',
-      '"gateway.maxSubscription" is not a gateway setting (known: bearerTokenEnv, separator, maxSubscriptions, maxRequestBodyBytes, allowedHosts, redisUrl, redisChannelPrefix, jwt, policy, rateLimits, audit)',
+      '"gateway.maxSubscription" is not a gateway setting (known: bearerTokenEnv, separator, maxSubscriptions, maxRequestBodyBytes, allowedHosts, redisUrl, redisChannelPrefix, jwt, policy, rateLimits, audit, sessionSecretEnv)',
       'maxSubscription',
     ],
     ['{"gateway": {"redisUrl": 6379}}', '"gateway.redisUrl" must be a non-empty string', 'redisUrl'],

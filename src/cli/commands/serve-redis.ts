@@ -4,6 +4,7 @@
  * load balancer (MCP spec 2026-07-28, "Subscriptions"). Only the server's `host:port` is ever printed: the
  * URL may carry a password.
  */
+import type { GatewayCluster } from '../../gateway/cluster.js';
 import type { RedisEventBus } from '../../gateway/redis-event-bus.js';
 import type { CommandContext } from '../context.js';
 import { singleLine } from '../io.js';
@@ -20,8 +21,14 @@ export interface ServeRedisSources {
   filePrefix: string | undefined;
 }
 
-/** The outcome of {@link openServeBus}: no Redis asked for, a bus, or a failure already reported. */
-export type ServeBus = { kind: 'none' } | { kind: 'bus'; bus: RedisEventBus } | { kind: 'failed' };
+/**
+ * The outcome of {@link openServeBus}: no Redis asked for, a bus (and the cluster channel that forwards what
+ * a client sends for a call held by another process: cluster.ts), or a failure already reported.
+ */
+export type ServeBus =
+  | { kind: 'none' }
+  | { kind: 'bus'; bus: RedisEventBus; cluster: GatewayCluster }
+  | { kind: 'failed' };
 
 /**
  * Opens the Redis event bus when a URL is configured. A failed connect prints one line on stderr
@@ -36,6 +43,7 @@ export async function openServeBus(sources: ServeRedisSources, context: CommandC
   if (url === undefined) return { kind: 'none' };
   const { redisServerName } = await import('../../gateway/redis-connection.js');
   const { createRedisEventBus } = await import('../../gateway/redis-event-bus.js');
+  const { createRedisCluster } = await import('../../gateway/redis-cluster.js');
   let server: string;
   try {
     server = redisServerName(url);
@@ -52,7 +60,18 @@ export async function openServeBus(sources: ServeRedisSources, context: CommandC
       onReconnect: () =>
         io.stderr(`serve: Redis event bus reconnected (server ${server}, channel ${bus.channel})\n`),
     });
-    return { kind: 'bus', bus };
+    let cluster: GatewayCluster;
+    try {
+      cluster = await createRedisCluster({
+        url,
+        ...(channelPrefix !== undefined && { channelPrefix }),
+        onError: (error) => io.stderr(`warning: serve: ${error.message}\n`),
+      });
+    } catch (error) {
+      await bus.close();
+      throw error;
+    }
+    return { kind: 'bus', bus, cluster };
   } catch (error) {
     io.stderr(`error: serve: cannot connect to Redis at ${server} (${await reason(error)})\n`);
     return { kind: 'failed' };

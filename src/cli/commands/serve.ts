@@ -7,7 +7,10 @@
  * on both transports (docs/gateway-access.md). With
  * `--redis-url` (or `AGENTWIRE_REDIS_URL`, or `gateway.redisUrl`) the change events of `subscriptions/listen`
  * go through Redis pub/sub (serve-redis.ts), so several `serve` processes behind one load balancer notify
- * each other's listeners (MCP spec 2026-07-28, "Subscriptions").
+ * each other's listeners (MCP spec 2026-07-28, "Subscriptions"), and what a client sends for a call held by
+ * another process (an `input_required` retry, a 2025 client's answer or cancellation) is forwarded to it.
+ * The secret that seals 2025-era session ids comes from the variable `gateway.sessionSecretEnv` names, or
+ * `AGENTWIRE_SESSION_SECRET`; every process of one gateway needs the same (docs/gateway-deploy.md).
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import type { MCPGateway } from '../../gateway/gateway.js';
@@ -103,6 +106,7 @@ export function registerServeCommand(program: Command, context: CommandContext):
         return;
       }
       const bus = opened.kind === 'bus' ? opened.bus : undefined;
+      const cluster = opened.kind === 'bus' ? opened.cluster : undefined;
       if (bus) io.stderr(`sharing change notifications through Redis at ${bus.server} (${bus.channel})\n`);
       const {
         redisUrl: _url,
@@ -110,16 +114,24 @@ export function registerServeCommand(program: Command, context: CommandContext):
         jwt,
         auditLog,
         bearerTokenEnv: _token,
+        sessionSecretEnv,
         ...gatewaySettings
       } = settings;
       // One JSON line per routed request (audit-log.ts), on stderr or appended to a file.
       const audit = auditLog === undefined ? undefined : openAuditLog(auditLog);
+      const sessionSecret = readSessionSecret(sessionSecretEnv);
+      if (bus && sessionSecret === undefined && !options.stdio)
+        io.stderr(
+          `warning: serve: no session secret (${SESSION_SECRET_ENV} or gateway.sessionSecretEnv): a 2025-era client's session is served only by the process that opened it\n`,
+        );
       let gateway: InstanceType<typeof MCPGateway> | undefined;
       try {
         gateway = MCPGateway.fromConfig(config, {
           ...gatewaySettings,
           ...(bus && { bus }),
           ...(audit && { audit: audit.write }),
+          ...(cluster && { cluster }),
+          ...(sessionSecret !== undefined && { sessionSecret }),
           clients: {
             ...(options.connectTimeout !== undefined && { connectTimeoutMs: options.connectTimeout }),
             callOptions: { timeoutMs: options.callTimeout ?? 60_000, resetTimeoutOnProgress: true },
@@ -177,8 +189,29 @@ export function registerServeCommand(program: Command, context: CommandContext):
         await gateway?.close();
         await bus?.close();
         await audit?.close();
+        await cluster?.close();
       }
     });
+}
+
+/** The environment variable read for the session secret when the file names none. */
+export const SESSION_SECRET_ENV = 'AGENTWIRE_SESSION_SECRET';
+
+/**
+ * The secret that seals 2025-era session ids: from the variable `gateway.sessionSecretEnv` names, else
+ * from `AGENTWIRE_SESSION_SECRET`; undefined when neither is set (each process then seals with a key of its
+ * own). Never printed.
+ * @throws UsageError when the file names a variable that is not set, or the secret is too short.
+ */
+function readSessionSecret(variable: string | undefined): string | undefined {
+  const secret = process.env[variable ?? SESSION_SECRET_ENV] || undefined;
+  if (variable !== undefined && secret === undefined)
+    throw new UsageError(`serve: the environment variable ${variable} (the session secret) is not set`);
+  if (secret !== undefined && secret.length < 32)
+    throw new UsageError(
+      `serve: the session secret in ${variable ?? SESSION_SECRET_ENV} must be at least 32 characters long`,
+    );
+  return secret;
 }
 
 /** Connects every upstream, one status line each on stderr. */
