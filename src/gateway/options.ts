@@ -19,9 +19,9 @@ import { MCPConfigError, parseConfigText, serverPrefix } from '../mcp/for-gatewa
 import { ACCESS_KEYS, type MCPGatewayAccessSettings, readAccessSettings } from './access-config.js';
 import type { MCPGatewayPolicy } from './access-policy.js';
 import type { MCPGatewayAuditEntry } from './call-gate.js';
+import type { GatewayCluster } from './cluster.js';
 import type { MCPGatewayRateLimits } from './rate-limits.js';
 import type { MCPGatewayReconnectOptions } from './upstream-health.js';
-import type { GatewayCluster } from './cluster.js';
 
 /** Default of `maxRequestBodyBytes`: 4 MiB, the MCP SDK's. */
 export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
