@@ -147,7 +147,8 @@ describe('host configuration discovery', () => {
         ...table,
         `files: config ${files.vscodeProject}: server "files": "args[1]" uses \${input:root}, which has no value: pass it in the inputs option`,
       ].join('\n')}\n`,
-      stderr: '',
+      // What `tools --server files` would say to do about it.
+      stderr: 'hint: files: give it with --input root=<value> (on a terminal it is asked for)\n',
     });
   });
 
