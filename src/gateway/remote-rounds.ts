@@ -14,7 +14,7 @@
  * flight on the process that ended.
  */
 import { randomUUID } from 'node:crypto';
-import { MCPCallError } from '../mcp/protocol/errors.js';
+import { MCPCallError } from '../mcp/for-gateway.js';
 import type { ClusterMessage, GatewayCluster } from './cluster.js';
 import type { InputRelay, RemoteRoundResumer, RoundOutcome } from './relay.js';
 import { upstreamError } from './routing.js';
