@@ -1,7 +1,7 @@
 /**
  * What agentwire uses of the pinned MCP SDK that is not its public API, each with a probe that fails when
  * the SDK changes it: the protected members the gateway reaches (`_wireCodec` and `_outboundServerInfo` on
- * the stdio fast path, src/gateway/fast-call.ts; the `_wrapHandler` override of src/gateway/task-handlers.ts)
+ * the stdio and HTTP fast paths, src/gateway/fast-call.ts and http-fast-call.ts; the `_wrapHandler` override of src/gateway/task-handlers.ts)
  * and the text of the SDK's late-message reports (src/mcp/session/sdk-signals.ts).
  *
  * The inventory is checked against src/ first: a file of src/ that imports the SDK and names an
@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { type McpRequestContext, Server } from '@modelcontextprotocol/server';
+import { createMcpHandler, type McpRequestContext, Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { describe, expect, it } from 'vitest';
 import { GatewayServer } from '../src/gateway/task-handlers.js';
@@ -24,6 +24,7 @@ const SRC = path.join(ROOT, 'src');
 /** Each non-public SDK member used in src/, by file (relative to src/), sorted: probed below. */
 const INVENTORY: { file: string; members: string[] }[] = [
   { file: 'gateway/fast-call.ts', members: ['_outboundServerInfo', '_wireCodec'] },
+  { file: 'gateway/http-fast-call.ts', members: ['_outboundServerInfo', '_wireCodec'] },
   { file: 'gateway/task-handlers.ts', members: ['_wrapHandler'] },
 ];
 
@@ -153,6 +154,45 @@ describe('Server._wireCodec and Server._outboundServerInfo (the stdio fast path)
       expect(JSON.parse(line).result).toEqual(RESULT);
     } finally {
       await legacy.close();
+    }
+  });
+});
+
+describe('Server._wireCodec and Server._outboundServerInfo (the HTTP fast path)', () => {
+  it("encode a tools/call result into the very body the SDK's HTTP handler answers", async () => {
+    const instances: Server[] = [];
+    const handler = createMcpHandler(() => {
+      const server = new Server(INFO, { capabilities: { tools: {} } });
+      server.setRequestHandler('tools/call', () => RESULT as never);
+      instances.push(server);
+      return server;
+    });
+    try {
+      const response = await handler.fetch(
+        new Request('http://probe/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/call',
+            'mcp-name': 't',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 't', arguments: {}, _meta: ENVELOPE },
+          }),
+        }),
+      );
+      expect([response.status, response.headers.get('content-type')]).toEqual([200, 'application/json']);
+      const server = instances.at(-1) as Server & ServerInternals;
+      const encoded = server._wireCodec().encodeResult('tools/call', RESULT, server._outboundServerInfo());
+      // http-fast-call.ts writes this layout, key for key.
+      expect(await response.text()).toBe(JSON.stringify({ result: encoded, jsonrpc: '2.0', id: 1 }));
+    } finally {
+      await handler.close();
     }
   });
 });

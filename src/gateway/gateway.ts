@@ -194,9 +194,10 @@ export class MCPGateway {
   async listen(options: MCPGatewayListenOptions & MCPGatewayAccessOptions): Promise<MCPGatewayHttpHost> {
     const access = createAccessCheck(options);
     const maxRequestBodyBytes = this.#options.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES;
-    const fast = new HttpFastCalls(this.#catalog, this.#relay);
+    const routes = this.#routes(false);
+    const fast = new HttpFastCalls(routes);
     const factory = gatewayServerFactory({
-      ...this.#routes(false),
+      ...routes,
       settledCall: (_id, server) => fast.settled(server),
     });
     const handler = createMcpHandler(fast.wrap(factory), {

@@ -8,18 +8,25 @@
  * being a plain JSON 200: every check passed), the request's `Mcp-Method` is `tools/call` and its
  * `Mcp-Name` the tool's name, its params are as plain as the stdio path requires (name, object arguments,
  * the envelope and nothing else), the tool is routed and cannot run as a task, and no tracer provider is
- * registered. The call goes through the same relay round and upstream call as the SDK handler's; a plain
+ * registered. The call goes through the same gate (call-gate.ts: the access policy for the request's
+ * caller, the rate limits, the audit), relay round and upstream call (upstream-call.ts: refused at once
+ * while the upstream is down, its forgotten session renewed) as the SDK handler's; a plain
  * result is encoded with the codec of an instance the SDK made (its `resultType` and `serverInfo` stamps)
  * and written with the headers the SDK answered the learning request with. Any other outcome (an error, an
  * `input_required` round, other content) is handed to the SDK after all, already settled, so its answer
  * is exactly the ordinary path's.
  */
-import type { McpRequestContext, Server } from '@modelcontextprotocol/server';
+import {
+  type AuthInfo,
+  type McpRequestContext,
+  ProtocolError,
+  type Server,
+} from '@modelcontextprotocol/server';
 import { tracerProviderRegistered } from '../core/telemetry.js';
-import type { GatewayCatalog } from './catalog.js';
+import { callerOf } from './caller.js';
 import { isRequest, plainResult, takeable } from './fast-call.js';
-import type { InputRelay } from './relay.js';
-import { passThrough, upstreamError } from './routing.js';
+import { type GatewayRoutes, passThrough, upstreamError } from './routing.js';
+import { callUpstream } from './upstream-call.js';
 
 type Params = Record<string, unknown>;
 
@@ -53,8 +60,7 @@ const MAX_LEARNT = 1000;
 
 /** The HTTP fast path of one gateway; see the file header. */
 export class HttpFastCalls {
-  readonly #catalog: GatewayCatalog;
-  readonly #relay: InputRelay;
+  readonly #routes: Pick<GatewayRoutes, 'catalog' | 'relay' | 'health' | 'gate'>;
   readonly #learnt = new Map<string, Learnt>();
   /** The request each modern instance serves (from the factory's context). */
   readonly #requests = new WeakMap<Server, Request>();
@@ -64,9 +70,8 @@ export class HttpFastCalls {
     { key?: string; outcome?: Promise<object> | undefined; server?: Server }
   >();
 
-  constructor(catalog: GatewayCatalog, relay: InputRelay) {
-    this.#catalog = catalog;
-    this.#relay = relay;
+  constructor(routes: Pick<GatewayRoutes, 'catalog' | 'relay' | 'health' | 'gate'>) {
+    this.#routes = routes;
   }
 
   /** `factory` with each modern instance tied to the request it serves. */
@@ -110,10 +115,14 @@ export class HttpFastCalls {
   }
 
   /**
-   * What to do with a POST to the endpoint (`body` read, access granted): pass it on, let it teach, or
-   * take it (see the file header).
+   * What to do with a POST to the endpoint (`body` read, access granted to `authInfo`, whose caller the
+   * gate checks): pass it on, let it teach, or take it (see the file header).
    */
-  decide(body: Buffer, headers: Record<string, string | string[] | undefined>): FastDecision {
+  decide(
+    body: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+    authInfo: AuthInfo | undefined,
+  ): FastDecision {
     if (headers['mcp-method'] !== 'tools/call') return { kind: 'pass' };
     const version = headers['mcp-protocol-version'];
     if (typeof version !== 'string' || headers['mcp-session-id'] !== undefined) return { kind: 'pass' };
@@ -134,8 +143,9 @@ export class HttpFastCalls {
     const key = `${version}\n${meta}`;
     const learnt = this.#learnt.get(key);
     if (!learnt) return { kind: 'learn', key };
-    if (tracerProviderRegistered() || this.#catalog.canRunAsTask(name)) return { kind: 'pass' };
-    const target = this.#catalog.resolveTool(name);
+    const { catalog, relay, health, gate } = this.#routes;
+    if (tracerProviderRegistered() || catalog.canRunAsTask(name)) return { kind: 'pass' };
+    const target = catalog.resolveTool(name);
     if (!target) return { kind: 'pass' };
     const { id } = value;
     const input = (params?.arguments ?? {}) as Params;
@@ -143,16 +153,29 @@ export class HttpFastCalls {
       kind: 'take',
       run: async (signal) => {
         const round = { requestState: undefined, inputResponses: undefined, signal, canAsk: true };
+        const gated = {
+          caller: callerOf(authInfo),
+          method: 'tools/call',
+          kind: 'tools',
+          server: target.client.name,
+          name: target.name,
+        } as const;
         let result: Params;
         try {
           result = passThrough(
-            await this.#relay.round(target.client.name, round, (callSignal) =>
-              // As routing.ts: the gateway's client decides whether a call lost with its upstream is sent again.
-              target.client.callTool(target.name, input, { signal: callSignal, retryOnReconnect: false }),
+            await gate.run(gated, () =>
+              relay.round(target.client.name, round, (callSignal) =>
+                callUpstream(health, target.client, catalog.mayRepeat(name), () =>
+                  // As routing.ts: the gateway's client decides whether a call lost with its upstream is sent again.
+                  target.client.callTool(target.name, input, { signal: callSignal, retryOnReconnect: false }),
+                ),
+              ),
             ),
           );
         } catch (error) {
-          const outcome = Promise.reject(upstreamError(error, target.client.name));
+          // The gate's refusals and an upstream that is down go out as they are, as routing.ts sends them.
+          const refusal = error instanceof ProtocolError ? error : upstreamError(error, target.client.name);
+          const outcome = Promise.reject(refusal);
           // Taken and thrown by the SDK server's handler, if the request still reaches it; never unhandled.
           outcome.catch(() => {});
           return { kind: 'hand-over', outcome };

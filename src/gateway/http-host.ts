@@ -203,7 +203,7 @@ async function serve(
   if (release) res.on('close', release);
   const decision =
     routes.fast && req.method === 'POST' && path === '/mcp'
-      ? routes.fast.decide(body, req.headers)
+      ? routes.fast.decide(body, req.headers, access)
       : { kind: 'pass' as const };
   if (decision.kind === 'take') {
     const outcome = await decision.run(aborted.signal);

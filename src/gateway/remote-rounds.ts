@@ -14,7 +14,8 @@
  * flight on the process that ended.
  */
 import { randomUUID } from 'node:crypto';
-import { MCPCallError } from '../mcp/protocol/errors.js';
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { MCPCallError } from '../mcp/for-gateway.js';
 import type { ClusterMessage, GatewayCluster } from './cluster.js';
 import type { InputRelay, RemoteRoundResumer, RoundOutcome } from './relay.js';
 import { upstreamError } from './routing.js';
@@ -168,22 +169,38 @@ export class RemoteRounds implements RemoteRoundResumer {
   }
 }
 
-/** An error as it crosses to another process: the JSON-RPC error the client would get. */
-function wireError(error: unknown, server: string): { code: number; message: string; data?: unknown } {
-  const protocol = upstreamError(error, server);
+/**
+ * An error as it crosses to another process: the JSON-RPC error the client would get; `refusal` marks the
+ * gateway's own (a `ProtocolError`: its upstream is down, upstream-call.ts), which stays one over there.
+ */
+function wireError(
+  error: unknown,
+  server: string,
+): { code: number; message: string; data?: unknown; refusal?: true } {
+  const protocol = error instanceof ProtocolError ? error : upstreamError(error, server);
   return {
     code: protocol.code,
     message: protocol.message,
     ...(protocol.data !== undefined && { data: protocol.data }),
+    ...(error instanceof ProtocolError && { refusal: true as const }),
   };
 }
 
 /**
- * The error of another process as this one throws it: an upstream JSON-RPC error, which routing.ts passes to
- * the client as it is (code, message, data).
+ * The error of another process as this one throws it: the gateway's own refusal as the `ProtocolError` it
+ * was there (routing.ts and the gate see it as on the process that made it: `unavailable` stays
+ * `unavailable`), an upstream JSON-RPC error as one, which routing.ts passes to the client as it is (code,
+ * message, data).
  */
-function remoteError(error: unknown, server: string): MCPCallError {
-  const { code, message, data } = (error ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
+function remoteError(error: unknown, server: string): MCPCallError | ProtocolError {
+  const { code, message, data, refusal } = (error ?? {}) as {
+    code?: unknown;
+    message?: unknown;
+    data?: unknown;
+    refusal?: unknown;
+  };
+  if (refusal === true && typeof code === 'number' && typeof message === 'string')
+    return new ProtocolError(code, message, data);
   return new MCPCallError('jsonrpc', typeof message === 'string' ? message : 'failed', {
     server,
     code: typeof code === 'number' ? code : -32603,

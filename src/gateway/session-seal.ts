@@ -15,6 +15,8 @@
  * is HKDF-SHA256 of the configured secret (any string of at least 32 characters), so a passphrase works.
  */
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { callerOf } from './caller.js';
 
 /** What a session id carries. */
 export interface SealedSession {
@@ -129,16 +131,17 @@ export class SessionSeal {
 }
 
 /**
- * The digest a session is bound to: the caller's `clientId` and, when the access check put them there,
- * its `subject` / `sub` (a JWT's); not the token itself, which changes when it is refreshed.
+ * The digest a session is bound to: the caller the access check recognised (caller.ts: how, and its id, a
+ * JWT's `sub`), the token's `clientId` and, when a verifier put them there, its `subject` / `sub`; not the
+ * token itself, which changes when it is refreshed. Two users of one OAuth client thus never share a session.
  */
-export function callerDigest(
-  authInfo: { clientId?: string; extra?: Record<string, unknown> } | undefined,
-): string {
+export function callerDigest(authInfo: AuthInfo | undefined): string {
   const extra = authInfo?.extra ?? {};
   const subject = extra.subject ?? extra.sub ?? '';
+  const caller = callerOf(authInfo);
   return createHash('sha256')
     .update(`${authInfo?.clientId ?? ''}\n${typeof subject === 'string' ? subject : JSON.stringify(subject)}`)
+    .update(`\n${caller.auth}\n${caller.id}`)
     .digest('base64url')
     .slice(0, 22);
 }

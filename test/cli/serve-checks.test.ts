@@ -49,7 +49,7 @@ describe('agentwire serve, refusals', () => {
     expect(run).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: config ${config}: "gateway.maxSubscription" is not a gateway setting (known: bearerTokenEnv, separator, maxSubscriptions, maxRequestBodyBytes, allowedHosts, redisUrl, redisChannelPrefix, jwt, policy, rateLimits, audit)\n`,
+      stderr: `error: config ${config}: "gateway.maxSubscription" is not a gateway setting (known: bearerTokenEnv, separator, maxSubscriptions, maxRequestBodyBytes, allowedHosts, redisUrl, redisChannelPrefix, jwt, policy, rateLimits, audit, sessionSecretEnv)\n`,
     });
   });
 

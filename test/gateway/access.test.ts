@@ -8,6 +8,8 @@
  *   the policy says, as does the static token's caller; over stdio the caller is `stdio`;
  * - a per-tool rate limit refuses the call past it with `retryAfterMs`;
  * - every routed request leaves one audit entry (caller, request, decision, duration), with no arguments.
+ * - the access grants kept per header set (access-cache.ts) never outlive the JWT (refused `401` right after
+ *   its `exp`) and never skip the policy (a kept grant lists and calls only what its caller may).
  */
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +51,7 @@ beforeAll(async () => {
     { id: 'support-bot', groups: ['support'] },
     { id: 'admin-bot', groups: [] },
     { id: 'brief-bot', groups: ['support'], ttlSeconds: 1 },
+    { id: 'short-bot', groups: ['support'], ttlSeconds: 3 },
   ]);
   other = await startOidcIssuer([{ id: 'support-bot', groups: ['support'] }]);
   const servers = new MCPServers().add(MCPClient.fromStdio(everythingStdio(), { name: 'everything' }));
@@ -132,6 +135,74 @@ describe('JWT access tokens of the issuer', () => {
       authorization_servers: [issuer.issuer],
       bearer_methods_supported: ['header'],
     });
+  });
+});
+
+/** The JSON-RPC message of an answer, sent as JSON or as the one event of an SSE stream. */
+async function messageOf<T>(response: Response): Promise<T> {
+  const text = await response.text();
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) return JSON.parse(text) as T;
+  const data = text.split('\n').find((line) => line.startsWith('data: ')) as string;
+  return JSON.parse(data.slice('data: '.length)) as T;
+}
+
+/** A token's `exp` claim, in s. */
+function expiry(token: string): number {
+  return (
+    JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString('utf8')) as { exp: number }
+  ).exp;
+}
+
+/** A raw 2025-11-25 `tools/call` POST with `token`: the HTTP status and the JSON-RPC error, if any. */
+async function rawCall(
+  token: string,
+  name: string,
+  input: object,
+): Promise<{ status: number; error?: unknown }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: input } }),
+  });
+  if (response.status !== 200) return { status: response.status };
+  const body = await messageOf<{ error?: unknown }>(response);
+  return { status: 200, ...(body.error !== undefined && { error: body.error }) };
+}
+
+describe('the access grants kept per Authorization header (access-cache.ts)', () => {
+  it('never outlive the JWT: a token granted a moment ago is refused 401 once it has expired', async () => {
+    const token = await issuer.token('short-bot', AUDIENCE);
+    // Granted, and kept: the same header again is served from the kept grant.
+    expect((await rawList(token)).status).toBe(200);
+    expect((await rawList(token)).status).toBe(200);
+    // The gateway allows no clock skew here: past `exp` (whole seconds) the token is dead.
+    const deadAt = expiry(token) * 1000 + 50;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadAt - Date.now())));
+    const response = await rawList(token);
+    expect([response.status, response.headers.get('www-authenticate')]).toEqual([
+      401,
+      `Bearer error="invalid_token", error_description="the token has expired", resource_metadata="${METADATA}"`,
+    ]);
+  });
+
+  it('never skip the policy: a kept grant still lists and calls only what its caller may', async () => {
+    const token = await issuer.token('support-bot', AUDIENCE, 'mcp:read');
+    const forbidden = {
+      code: -32603,
+      message: 'Forbidden: tools/call "get-env" of MCP server "everything" is not allowed for this caller',
+      data: { server: 'everything', kind: 'forbidden' },
+    };
+    for (let round = 0; round < 3; round += 1) {
+      const listed = await messageOf<{ result: { tools: { name: string }[] } }>(await rawList(token));
+      expect(listed.result.tools.map((tool) => tool.name)).not.toContain('everything__get-env');
+      expect(listed.result.tools.map((tool) => tool.name)).toContain('everything__echo');
+      expect(await rawCall(token, 'everything__get-env', {})).toEqual({ status: 200, error: forbidden });
+    }
   });
 });
 

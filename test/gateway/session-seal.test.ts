@@ -4,7 +4,10 @@
  * is changed, under another secret, past its age or from the future; the secret must be 32 characters at
  * least; the caller digest tells callers apart and ignores the token itself.
  */
+
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
+import { withCaller } from '../../src/gateway/caller.js';
 import { callerDigest, type SealedSession, SessionSeal } from '../../src/gateway/session-seal.js';
 
 const SECRET = 'a-shared-secret-of-at-least-32-characters';
@@ -46,9 +49,27 @@ describe('SessionSeal', () => {
   });
 
   it('binds to the caller (client id, subject), not to its token', () => {
-    const a = callerDigest({ clientId: 'a', extra: { sub: 'u1' } });
-    expect(callerDigest({ clientId: 'a', extra: { sub: 'u1' } })).toBe(a);
-    expect(callerDigest({ clientId: 'a', extra: { sub: 'u2' } })).not.toBe(a);
-    expect(callerDigest({ clientId: 'b', extra: { sub: 'u1' } })).not.toBe(a);
+    const info = (clientId: string, sub: string, token = 't1'): AuthInfo => ({
+      token,
+      clientId,
+      scopes: [],
+      extra: { sub },
+    });
+    const a = callerDigest(info('a', 'u1'));
+    expect(callerDigest(info('a', 'u1', 't2'))).toBe(a);
+    expect(callerDigest(info('a', 'u2'))).not.toBe(a);
+    expect(callerDigest(info('b', 'u1'))).not.toBe(a);
+  });
+
+  it("binds to the gateway's caller: two JWT users of one OAuth client never share a session", () => {
+    const user = (sub: string, token: string) =>
+      withCaller(
+        { token, clientId: 'shared-app', scopes: ['mcp:read'], expiresAt: 2_000_000_000 },
+        { auth: 'jwt', id: sub, scopes: ['mcp:read'], claims: { sub } },
+      );
+    const alice = callerDigest(user('alice', 'token-a1'));
+    expect(callerDigest(user('alice', 'token-a2'))).toBe(alice);
+    expect(callerDigest(user('bob', 'token-b1'))).not.toBe(alice);
+    expect(callerDigest(undefined)).not.toBe(alice);
   });
 });

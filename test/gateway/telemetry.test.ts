@@ -324,13 +324,14 @@ describe.each([
       await client.listResources();
       await client.listResourceTemplates();
       await client.readResource({ uri: 'fixture://a' });
-      // The fixture offers no completions: its -32601 reaches the client, and the span.
+      // The fixture declares no completions: the gateway's client does not send the request (kind
+      // `unsupported`), and the client gets the gateway's -32603 naming the upstream, and the span.
       await expect(
         client.complete({
           ref: { type: 'ref/prompt', name: 'modern__greet' },
           argument: { name: 'who', value: '' },
         }),
-      ).rejects.toThrow('Method not found');
+      ).rejects.toMatchObject({ code: -32603, data: { server: 'modern', kind: 'unsupported' } });
       const servers = finished().filter((span) => span.kind === SERVER);
       const shown = servers.map((span) => {
         const { 'jsonrpc.request.id': id, ...rest } = span.attributes;
@@ -360,8 +361,8 @@ describe.each([
           {
             'mcp.method.name': 'completion/complete',
             ...common,
-            'error.type': '-32601',
-            'rpc.response.status_code': '-32601',
+            'error.type': '-32603',
+            'rpc.response.status_code': '-32603',
           },
         ],
       ]);
