@@ -67,7 +67,7 @@ export interface ConnectionHost {
 export class Connection {
   readonly #host: ConnectionHost;
   readonly #policy: ReconnectPolicy;
-  /** What each HTTP origin was found to speak, kept across connects (session/era-verdict.ts). */
+  /** What each HTTP origin or stdio command line was found to speak, kept across connects (session/era-verdict.ts). */
   readonly #verdicts = new EraVerdicts();
   #state: MCPClientState = 'disconnected';
   #session: Session | undefined;
@@ -300,6 +300,7 @@ export class Connection {
           {
             protocolVersion: host.options.protocolVersion ?? 'auto',
             probe: candidate.probe,
+            probeTimeoutMs: host.options.probeTimeoutMs,
             verdict: candidate.verdictOrigin ? this.#verdicts.slot(candidate.verdictOrigin) : undefined,
           },
         );

@@ -2,11 +2,23 @@
  * Finding the revision both sides speak, on the real connection, before the SDK's `Client` takes it.
  *
  * The client sends `server/discover` first (MCP spec 2026-07-28, "Server > Discover"; "Transports > stdio >
- * Backward Compatibility": a client speaking both eras SHOULD probe with it). A `DiscoverResult` that lists
- * a revision we speak means the modern era; a -32022 naming one means a single retry at that revision; any
- * other error, or no answer within the connect timeout, means a legacy server, and the 2025 `initialize`
- * handshake follows on the same connection (the fallback "MUST NOT be keyed to one specific error code").
- * Only a server process that died on the probe is started again, once. The verdict goes to the SDK through
+ * Backward Compatibility": a client speaking both eras SHOULD probe with it). The answer is read by the
+ * spec's rule ("Basic > Versioning > Backward Compatibility": "a recognized modern JSON-RPC error identifies
+ * a modern server ... Anything else identifies a legacy server"):
+ * - a `DiscoverResult` that lists a revision we speak: the modern era;
+ * - a recognized modern error ({@link MODERN_ERROR_CODES}): -32022 naming a revision we speak means one retry
+ *   at that revision; -32020 (header mismatch) or -32021 (missing client capability) fail the connect, since
+ *   the request cannot be corrected without the caller ("Transports > Streamable HTTP > Backward
+ *   Compatibility": correct the request "rather than falling back");
+ * - anything else is a legacy server, and the 2025 `initialize` handshake follows at once on the same
+ *   connection: any other JSON-RPC error (-32601, -32600, -32603, …; the fallback "MUST NOT be keyed to one
+ *   specific error code"), a result that is no `DiscoverResult`, over HTTP any status (5xx included) whose
+ *   body holds no recognized modern error, an HTML or empty body, a response stream closed before the
+ *   answer; over stdio, no answer within the probe's bound ({@link DEFAULT_PROBE_TIMEOUT_MS}, `probeTimeoutMs`,
+ *   apart from the connect timeout: a server that ignores unknown requests costs that bound once, not the
+ *   connect timeout twice). A server process that died on the probe is started again, once.
+ * What is not an answer fails the connect as it would fail `initialize`: over HTTP a 401 or 403 (OAuth's),
+ * no connection at all (refused, no such host), or no answer within the connect timeout. The verdict goes to the SDK through
  * its public `connect(transport, { prior })`: `{ kind: 'modern', discover }` adopts the result with no more
  * round trips, `{ kind: 'legacy' }` is the plain `initialize` exchange, byte for byte.
  *
@@ -48,6 +60,20 @@ export type EraProbe = 'stdio' | 'http';
 /** Ids of probe requests: never a number (the SDK's) nor `aw-` (calls.ts), so nothing else claims them. */
 export const PROBE_ID_PREFIX = 'probe-';
 
+/**
+ * Default bound on waiting for the answer to one stdio probe, in ms: a legacy server may ignore a request it
+ * does not know (MCP spec 2026-07-28, "Transports > stdio > Backward Compatibility": "or does not respond
+ * within a reasonable timeout"). Other SDKs bound it alike (C#: 5 s, Rust: 10 s).
+ */
+export const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
+
+/**
+ * The JSON-RPC error codes that identify a modern server (MCP spec 2026-07-28, "Basic > Versioning > Backward
+ * Compatibility"; the codes of "Schema > Error codes": `HeaderMismatch`, `MissingRequiredClientCapability`,
+ * `UnsupportedProtocolVersion`). Every other code, -32601 and -32603 among them, is a legacy server's.
+ */
+export const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([-32020, -32021, -32022]);
+
 /** How a session picks its revision: the client's option and the transport's probe flag. */
 export interface SessionEra {
   /** Default `'auto'`. */
@@ -63,6 +89,8 @@ export interface SessionEra {
   modernCalls?: 'direct' | 'funnel';
   /** The client's verdict for this transport's origin (era-verdict.ts); absent: always probe. */
   verdict?: VerdictSlot | undefined;
+  /** Bound on a stdio probe's answer in ms. Default {@link DEFAULT_PROBE_TIMEOUT_MS}. */
+  probeTimeoutMs?: number | undefined;
 }
 
 /** What {@link negotiate} needs. */
@@ -73,8 +101,10 @@ export interface NegotiationRequest {
   protocolVersion: MCPProtocolVersionOption;
   clientInfo: Implementation;
   capabilities: Record<string, object>;
-  /** Bound on each probe in ms, the connect timeout. */
+  /** The connect timeout in ms: the bound on each HTTP probe, and on a stdio one with `probeTimeoutMs`. */
   timeoutMs: number;
+  /** Bound on a stdio probe's answer in ms (the smaller of it and `timeoutMs` applies). Default {@link DEFAULT_PROBE_TIMEOUT_MS}. */
+  probeTimeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
   /** The modern revisions offered, most preferred first. Default {@link MODERN_PROTOCOL_VERSIONS}. */
   modernVersions?: readonly string[];
@@ -196,11 +226,8 @@ async function probe(
         throw noCommonVersion(request.server, 'server/discover', modern, discover?.supportedVersions);
       }
       case 'error': {
-        if (outcome.code !== -32022) {
-          if (request.probe === 'http' && (outcome.code === -32020 || outcome.code === -32021))
-            throw jsonRpcError(request, outcome);
-          return legacy(false);
-        }
+        if (!MODERN_ERROR_CODES.has(outcome.code)) return legacy(false);
+        if (outcome.code !== -32022) throw jsonRpcError(request, outcome);
         const supported = supportedFrom(outcome.data);
         if (supported === undefined) return legacy(false);
         const mutual = modern.find((v) => supported.includes(v));
@@ -217,7 +244,7 @@ async function probe(
         throw noCommonVersion(request.server, 'server/discover', offered(pin, modern), supported);
       }
       case 'timeout':
-        if (request.probe === 'http') throw timedOut(request);
+        if (request.probe === 'http') throw timedOut(request, request.timeoutMs);
         return legacy(true);
       case 'closed':
       case 'send-failed': {
@@ -274,7 +301,7 @@ function probeOnce(
       resolve(outcome);
     };
     const onAbort = () => settle({ kind: 'timeout' });
-    const timer = setTimeout(() => settle({ kind: 'timeout' }), request.timeoutMs);
+    const timer = setTimeout(() => settle({ kind: 'timeout' }), probeBound(request));
     request.signal?.addEventListener('abort', onAbort, { once: true });
     // The signal may have fired while the transport started.
     if (request.signal?.aborted) return settle({ kind: 'timeout' });
@@ -290,12 +317,18 @@ function probeOnce(
   });
 }
 
+/** How long one probe waits for its answer: over stdio the probe's own bound, over HTTP the connect timeout. */
+function probeBound(request: NegotiationRequest): number {
+  if (request.probe !== 'stdio') return request.timeoutMs;
+  return Math.min(request.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, request.timeoutMs);
+}
+
 /**
  * A failed probe `send()`. Our Streamable HTTP transport rejects a 2026-era request's 4xx JSON-RPC error
  * answer with kind `jsonrpc` rather than delivering it in-band; that is read as the error response it
  * carries (MCP spec 2026-07-28, "Transports > Streamable HTTP > Backward Compatibility": a modern server's
- * -32022, -32601 on 404, or a legacy server's own error such as server-everything's 400 -32000 with
- * `id: null`, which the classification then treats as legacy). 401/403 stay failures: OAuth owns them.
+ * -32022, or a legacy server's own error such as server-everything's 400 -32000 with `id: null`, which the
+ * classification then treats as legacy). 401/403 stay failures: OAuth owns them.
  */
 function sendFailure(error: unknown, probe: EraProbe | undefined): Outcome {
   if (
@@ -335,11 +368,11 @@ function notModern(request: NegotiationRequest, pin: string): MCPCallError {
   );
 }
 
-function timedOut(request: NegotiationRequest): MCPCallError {
-  return new MCPCallError('timeout', `timed out after ${request.timeoutMs} ms`, {
+function timedOut(request: NegotiationRequest, timeoutMs: number): MCPCallError {
+  return new MCPCallError('timeout', `timed out after ${timeoutMs} ms`, {
     server: request.server,
     method: 'server/discover',
-    timeoutMs: request.timeoutMs,
+    timeoutMs,
   });
 }
 
@@ -353,13 +386,27 @@ function jsonRpcError(request: NegotiationRequest, outcome: { code: number; data
 }
 
 /**
- * A refused HTTP probe (MCP spec 2026-07-28, "Transports > Streamable HTTP > Backward Compatibility"): a 4xx
- * other than 401/403 without a modern error body means a legacy server; anything else is the connect's error.
+ * An HTTP probe answered without a usable response (MCP spec 2026-07-28, "Transports > Streamable HTTP >
+ * Backward Compatibility" and "Basic > Versioning > Backward Compatibility": anything but a recognized modern
+ * error identifies a legacy server): a legacy server when an answer came, whatever it was; the connect's
+ * error when none did, or when it was OAuth's (see {@link answeredOverHttp}).
  */
 function httpFailure(outcome: { error: unknown }, legacy: (late: boolean) => Negotiated): Negotiated {
-  const error = outcome.error;
-  if (error instanceof MCPCallError && refusedWithoutAuth(error.status)) return legacy(false);
-  throw error;
+  if (answeredOverHttp(outcome.error)) return legacy(false);
+  throw outcome.error;
+}
+
+/**
+ * Whether a failed HTTP exchange got an answer from the server: any status but 401 and 403 (which OAuth
+ * owns; `initialize` would meet them too), whatever its body (a JSON-RPC error, HTML, nothing); a 2xx body
+ * that is no JSON-RPC answer (kind `protocol`); or a 2xx response stream that closed before the response
+ * (`reissue`: the answer began). Not: no connection (refused, no such host), a timeout, an abort, the SDK's
+ * `UnauthorizedError`.
+ */
+export function answeredOverHttp(error: unknown): boolean {
+  if (!(error instanceof MCPCallError)) return false;
+  if (error.status !== undefined) return error.status !== 401 && error.status !== 403;
+  return error.kind === 'protocol' || (error.kind === 'transport' && error.reissue === true);
 }
 
 /** A 4xx that is not about authorization (401 and 403 belong to OAuth): the server refused the request. */
