@@ -37,15 +37,14 @@ const hooks = { onUnexpectedClose: () => {}, onToolListChanged: () => {}, onErro
 const log = (message) => process.stderr.write(`[modern-calls] ${message}\n`);
 
 async function open(createTransport, probe, modernCalls) {
-  const session = await Session.open(
-    'bench',
-    { name: 'bench', version: '1.0.0' },
+  const session = await Session.open({
+    server: 'bench',
+    clientInfo: { name: 'bench', version: '1.0.0' },
     createTransport,
     hooks,
-    { timeoutMs: 30_000 },
-    {},
-    { probe, modernCalls },
-  );
+    request: { timeoutMs: 30_000 },
+    era: { probe, modernCalls },
+  });
   if (session.protocolVersion !== '2026-07-28')
     throw new Error(`expected 2026-07-28, negotiated ${session.protocolVersion}`);
   return session;

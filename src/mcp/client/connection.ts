@@ -27,7 +27,7 @@ import { backoffDelay, type ReconnectPolicy, reconnectPolicy } from './reconnect
 import { listenLogEntry, ResourceSubscriptions } from './subscriptions.js';
 import type { TransportPlan } from './transport-plan.js';
 import { type Deferred, deferred, settlesWithin, waitWithin } from './waiting.js';
-import { tapTransport } from './wire-tap.js';
+import { wireTap } from './wire-tap.js';
 
 /**
  * How long a connect waits for a 2026-07-28 session's `subscriptions/listen` to be acknowledged, in ms. The
@@ -286,24 +286,25 @@ export class Connection {
         },
       };
       try {
-        session = await Session.open(
-          host.name,
+        session = await Session.open({
+          server: host.name,
           clientInfo,
-          tap ? () => tapTransport(candidate.create(), host.name, tap) : candidate.create,
+          createTransport: candidate.create,
           hooks,
-          options,
-          {
+          request: options,
+          given: {
             ...host.features(),
             resourceSubscriptions: () => this.subscriptions.list(),
             peer: host.plan.peer,
           },
-          {
+          era: {
             protocolVersion: host.options.protocolVersion ?? 'auto',
             probe: candidate.probe,
             probeTimeoutMs: host.options.probeTimeoutMs,
             verdict: candidate.verdictOrigin ? this.#verdicts.slot(candidate.verdictOrigin) : undefined,
           },
-        );
+          tap: tap && wireTap(host.name, tap),
+        });
         return session;
       } catch (error) {
         if (refused) throw bothFailed(refused, error);

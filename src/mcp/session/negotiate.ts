@@ -48,6 +48,7 @@ import {
   offeredVersions,
   supportedFrom,
 } from './protocol-versions.js';
+import { type Correlator, Wire, type WireHooks } from './wire.js';
 
 /**
  * How a transport's answers to the probe are read: `'stdio'` (silence or a closed process mean legacy) or
@@ -57,7 +58,7 @@ import {
  */
 export type EraProbe = 'stdio' | 'http';
 
-/** Ids of probe requests: never a number (the SDK's) nor `aw-` (calls.ts), so nothing else claims them. */
+/** Ids of probe requests: never a number (the SDK's) nor `aw-` (calls.ts), the probe's id space on the wire. */
 export const PROBE_ID_PREFIX = 'probe-';
 
 /**
@@ -110,22 +111,16 @@ export interface NegotiationRequest {
   modernVersions?: readonly string[];
   /** The stored verdict of the origin, read before probing and written after (era-verdict.ts). */
   verdict?: VerdictSlot | undefined;
+  /** The trace and late-answer hook of the wire made for the connection. */
+  wireHooks?: WireHooks | undefined;
 }
 
-/** The verdict, and the transport it is for. */
+/** The verdict, and the wire it is for. */
 export interface Negotiated {
-  transport: AgentwireTransport;
+  /** The connection's wire, started by the probe or not (its SDK port starts it then). */
+  wire: Wire;
   /** For `sdk.connect(transport, { prior })`; `undefined`: connect as before 2026 (no probe was sent). */
   prior: PriorDiscovery | undefined;
-  /** The transport was started by the probe: the SDK's `start()` must not start it again. */
-  started: boolean;
-  /** A probe went unanswered: its late answer must be dropped, not reported. */
-  lateProbe: boolean;
-  /**
-   * What the transport reported through `onerror` while the probe held it (a non-JSON stdout line, say),
-   * to be passed on once the SDK listens; never from a process that died on the probe.
-   */
-  reports: Error[];
 }
 
 type Outcome =
@@ -162,12 +157,11 @@ export async function negotiateOrFail(
  *   (`spawn`, `http`, `transport`, `timeout` on HTTP) and `aborted` when `signal` fired.
  */
 export async function negotiate(request: NegotiationRequest): Promise<Negotiated> {
-  const transport = request.createTransport();
+  const wire = new Wire(request.createTransport(), request.wireHooks);
   const pin = request.protocolVersion;
-  if (pin !== 'auto' && !isModernVersion(pin))
-    return { transport, prior: { kind: 'legacy' }, started: false, lateProbe: false, reports: [] };
+  if (pin !== 'auto' && !isModernVersion(pin)) return { wire, prior: { kind: 'legacy' } };
   if (request.probe === undefined) {
-    if (pin === 'auto') return { transport, prior: undefined, started: false, lateProbe: false, reports: [] };
+    if (pin === 'auto') return { wire, prior: undefined };
     throw new MCPCallError('protocol', `this transport cannot speak MCP ${pin} yet`, {
       server: request.server,
       method: 'server/discover',
@@ -176,60 +170,53 @@ export async function negotiate(request: NegotiationRequest): Promise<Negotiated
   const modern = pin === 'auto' ? (request.modernVersions ?? MODERN_PROTOCOL_VERSIONS) : [pin];
   const known = request.verdict?.get();
   const knownModern = known?.era === 'modern' && modern.includes(known.version) ? known : undefined;
-  const unprobed = (prior: PriorDiscovery): Negotiated => ({
-    transport,
-    prior,
-    started: false,
-    lateProbe: false,
-    reports: [],
-  });
-  if (known?.era === 'legacy' && pin === 'auto') return unprobed({ kind: 'legacy' });
+  if (known?.era === 'legacy' && pin === 'auto') return { wire, prior: { kind: 'legacy' } };
   if (knownModern && performance.now() < knownModern.staleAt)
-    return unprobed({ kind: 'modern', discover: knownModern.discover });
-  await transport.start();
+    return { wire, prior: { kind: 'modern', discover: knownModern.discover } };
+  await wire.start();
   try {
-    const negotiated = await probe(transport, request, pin, modern, knownModern?.version);
+    const negotiated = await probe(wire, request, pin, modern, knownModern?.version);
     const verdict = verdictOf(negotiated.prior, modern);
     if (verdict) request.verdict?.set(verdict);
     return negotiated;
   } catch (error) {
-    await transport.close();
+    await wire.close();
     throw error;
   }
 }
 
-/** The probes on the started `transport`, and the verdict. */
+/** The probes on the started `wire`, and the verdict. */
 async function probe(
-  transport: AgentwireTransport,
+  wire: Wire,
   request: NegotiationRequest,
   pin: MCPProtocolVersionOption,
   modern: readonly string[],
   agreed: string | undefined,
 ): Promise<Negotiated> {
-  const reports: Error[] = [];
-  const legacy = (lateProbe: boolean): Negotiated => {
+  const legacy = (): Negotiated => {
     if (pin !== 'auto') throw notModern(request, pin);
-    return { transport, prior: { kind: 'legacy' }, started: true, lateProbe, reports };
+    return { wire, prior: { kind: 'legacy' } };
   };
+  const answers = new ProbeAnswers();
+  wire.claim(PROBE_ID_PREFIX, answers);
   // A revision agreed before (era-verdict.ts) goes first: no -32022 correction round again.
   let version = agreed ?? modern[0] ?? MODERN_PROTOCOL_VERSIONS[0];
   for (let attempt = 0; attempt < 2; attempt++) {
-    const outcome = await probeOnce(transport, version, request, reports);
+    const outcome = await probeOnce(wire, answers, version, request);
     if (request.signal?.aborted) throw request.signal.reason;
     switch (outcome.kind) {
       case 'result': {
         const discover = discoverResult(outcome.result);
         const mutual = discover && modern.find((v) => discover.supportedVersions.includes(v));
-        if (discover && mutual !== undefined)
-          return { transport, prior: { kind: 'modern', discover }, started: true, lateProbe: false, reports };
-        if (pin === 'auto') return legacy(false);
+        if (discover && mutual !== undefined) return { wire, prior: { kind: 'modern', discover } };
+        if (pin === 'auto') return legacy();
         throw noCommonVersion(request.server, 'server/discover', modern, discover?.supportedVersions);
       }
       case 'error': {
-        if (!MODERN_ERROR_CODES.has(outcome.code)) return legacy(false);
+        if (!MODERN_ERROR_CODES.has(outcome.code)) return legacy();
         if (outcome.code !== -32022) throw jsonRpcError(request, outcome);
         const supported = supportedFrom(outcome.data);
-        if (supported === undefined) return legacy(false);
+        if (supported === undefined) return legacy();
         const mutual = modern.find((v) => supported.includes(v));
         // MCP spec 2026-07-28, "Basic > Versioning": retry once with a revision from `supported`, even the one
         // just refused when the server lists it (its refusal may not have been about the version we sent).
@@ -240,26 +227,20 @@ async function probe(
         const legacyShared = supported.some((v) =>
           (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(v),
         );
-        if (pin === 'auto' && mutual === undefined && legacyShared) return legacy(false);
+        if (pin === 'auto' && mutual === undefined && legacyShared) return legacy();
         throw noCommonVersion(request.server, 'server/discover', offered(pin, modern), supported);
       }
       case 'timeout':
         if (request.probe === 'http') throw timedOut(request, request.timeoutMs);
-        return legacy(true);
+        return legacy();
       case 'closed':
       case 'send-failed': {
         if (request.probe === 'http' && outcome.kind === 'send-failed') return httpFailure(outcome, legacy);
         if (pin !== 'auto') throw notModern(request, pin);
         // The process died on the probe (some servers end on any request before `initialize`): start a
         // new one and go straight to `initialize` on it.
-        await transport.close();
-        return {
-          transport: request.createTransport(),
-          prior: { kind: 'legacy' },
-          started: false,
-          lateProbe: false,
-          reports: [],
-        };
+        await wire.close();
+        return { wire: new Wire(request.createTransport(), request.wireHooks), prior: { kind: 'legacy' } };
       }
     }
   }
@@ -268,10 +249,10 @@ async function probe(
 
 /** One `server/discover` at `version`, answered, refused, unanswered or cut off. */
 function probeOnce(
-  transport: AgentwireTransport,
+  wire: Wire,
+  answers: ProbeAnswers,
   version: string,
   request: NegotiationRequest,
-  reports: Error[],
 ): Promise<Outcome> {
   probes += 1;
   const id = `${PROBE_ID_PREFIX}${probes}`;
@@ -290,31 +271,61 @@ function probeOnce(
   };
   return new Promise<Outcome>((resolve) => {
     let settled = false;
+    const bound = probeBound(request);
     const settle = (outcome: Outcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);
-      transport.onmessage = undefined;
-      transport.onclose = undefined;
-      transport.onerror = undefined;
+      answers.forget(id);
+      if (outcome.kind === 'timeout' && !request.signal?.aborted)
+        wire.failed(message, `no answer within ${bound} ms`);
       resolve(outcome);
     };
     const onAbort = () => settle({ kind: 'timeout' });
-    const timer = setTimeout(() => settle({ kind: 'timeout' }), probeBound(request));
+    const timer = setTimeout(() => settle({ kind: 'timeout' }), bound);
     request.signal?.addEventListener('abort', onAbort, { once: true });
     // The signal may have fired while the transport started.
     if (request.signal?.aborted) return settle({ kind: 'timeout' });
-    // Anything but the probe's answer (a server's early notification, say) is dropped: nothing listens yet.
-    transport.onmessage = (reply) => {
-      if (!('id' in reply) || reply.id !== id) return;
-      if ('result' in reply) settle({ kind: 'result', result: reply.result });
-      else if ('error' in reply) settle({ kind: 'error', code: reply.error.code, data: reply.error.data });
-    };
-    transport.onclose = () => settle({ kind: 'closed' });
-    transport.onerror = (error) => reports.push(error);
-    transport.send(message).catch((error: unknown) => settle(sendFailure(error, request.probe)));
+    answers.await(id, settle);
+    wire.send(message).catch((error: unknown) => settle(sendFailure(error, request.probe)));
   });
+}
+
+/**
+ * The probe's id space on the wire: the answer of the probe awaited, if any; any other `probe-` answer (to
+ * a probe given up on) is late, and dropped by the wire.
+ */
+class ProbeAnswers implements Correlator {
+  readonly #waiting = new Map<string, (outcome: Outcome) => void>();
+
+  await(id: string, settle: (outcome: Outcome) => void): void {
+    this.#waiting.set(id, settle);
+  }
+
+  forget(id: string): void {
+    this.#waiting.delete(id);
+  }
+
+  answer(id: string, message: Record<string, unknown>): boolean {
+    const settle = this.#waiting.get(id);
+    if (settle === undefined) return false;
+    if ('result' in message) settle({ kind: 'result', result: message.result });
+    else {
+      const error = (message.error ?? {}) as { code?: unknown; data?: unknown };
+      const code = typeof error.code === 'number' ? error.code : -32603;
+      settle({ kind: 'error', code, data: error.data });
+    }
+    return true;
+  }
+
+  progress(): boolean {
+    return false;
+  }
+
+  closed(): void {
+    for (const settle of [...this.#waiting.values()]) settle({ kind: 'closed' });
+  }
 }
 
 /** How long one probe waits for its answer: over stdio the probe's own bound, over HTTP the connect timeout. */
@@ -391,8 +402,8 @@ function jsonRpcError(request: NegotiationRequest, outcome: { code: number; data
  * error identifies a legacy server): a legacy server when an answer came, whatever it was; the connect's
  * error when none did, or when it was OAuth's (see {@link answeredOverHttp}).
  */
-function httpFailure(outcome: { error: unknown }, legacy: (late: boolean) => Negotiated): Negotiated {
-  if (answeredOverHttp(outcome.error)) return legacy(false);
+function httpFailure(outcome: { error: unknown }, legacy: () => Negotiated): Negotiated {
+  if (answeredOverHttp(outcome.error)) return legacy();
   throw outcome.error;
 }
 

@@ -18,13 +18,13 @@ import type {
   ServerLogMessage,
 } from '../protocol/types.js';
 import type { AgentwireTransport, TransportCloseInfo } from '../transports/transport.js';
-import { DirectRequests, notConnected } from './calls.js';
+import { DIRECT_ID_PREFIX, DirectRequests, notConnected } from './calls.js';
 import { Elicitations } from './elicitations.js';
 import { closed, type FailureContext, lostInfo, teardownInfo, toCallError } from './error-mapping.js';
 import { withOfferedExtensions } from './extensions.js';
-import { dropLateProbeAnswers, prepareStart, refusedVersion } from './handover.js';
+import { refusedVersion } from './handover.js';
 import { attachListen, type ListenFeatures, type ListenHooks } from './listen.js';
-import { noteRequestIds, type PeerAddress, withMcpSpan } from './mcp-span.js';
+import { type PeerAddress, withMcpSpan } from './mcp-span.js';
 import {
   DEFAULT_MAX_INPUT_ROUNDS,
   type InputRoundsContext,
@@ -49,6 +49,7 @@ import { answerServerRequests, routeNotifications } from './sdk-wiring.js';
 import { clientCapabilities, eraHandlers, type MCPServerRequestHandlers } from './server-requests.js';
 import { SessionTasks, type TaskCallOptions } from './tasks-session.js';
 import { type ExcludedTool, ToolHeaders } from './tool-headers.js';
+import type { Wire, WireTap } from './wire.js';
 
 /** What a session tells its owner. */
 export interface SessionHooks extends ListenHooks {
@@ -89,9 +90,29 @@ export interface SessionClientFeatures extends MCPServerRequestHandlers, ListenF
 /** Builds a fresh transport for one connection attempt. */
 export type TransportFactory = () => AgentwireTransport;
 
+/** What {@link Session.open} needs. */
+export interface SessionOpenOptions {
+  /** The server's name, for errors. */
+  server: string;
+  /** `clientInfo` of the probe and `initialize`. */
+  clientInfo: Implementation;
+  /** A fresh transport for the connection (called again only when a server process died on the probe). */
+  createTransport: TransportFactory;
+  hooks: SessionHooks;
+  /** The handshake's signal and timeout (the connect timeout). */
+  request?: RequestOptions | undefined;
+  /** What the client offers the server. */
+  given?: SessionClientFeatures | undefined;
+  /** How the revision is picked (negotiate.ts). */
+  era?: SessionEra | undefined;
+  /** The wire trace (`onWireMessage`); absent: none. */
+  tap?: WireTap | undefined;
+}
+
 /** One connection (transport + SDK protocol layer); see the file header. Internal to `MCPClient`. */
 export class Session {
   readonly #sdk: Client;
+  readonly #wire: Wire;
   readonly #transport: AgentwireTransport;
   readonly #server: string;
   readonly #redact: Redactor | undefined;
@@ -112,50 +133,45 @@ export class Session {
   /** Where the server is (request spans, mcp-span.ts). */
   peer: PeerAddress | undefined;
 
-  private constructor(sdk: Client, transport: AgentwireTransport, server: string, redact?: Redactor) {
+  private constructor(sdk: Client, wire: Wire, server: string, redact?: Redactor) {
     this.#redact = redact;
     this.#sdk = sdk;
-    this.#transport = transport;
+    this.#wire = wire;
+    this.#transport = wire.transport;
     this.#server = server;
   }
 
   /**
-   * Opens a transport, finds the revision both sides speak (negotiate.ts: `server/discover`, else the
-   * `initialize` handshake) and connects the SDK's protocol layer. On failure everything opened is closed.
+   * Opens a transport behind its wire (wire.ts), finds the revision both sides speak (negotiate.ts:
+   * `server/discover`, else the `initialize` handshake) and connects the SDK's protocol layer to the wire's
+   * SDK port. On failure everything opened is closed.
    * @throws MCPCallError naming the server and `initialize` (or `server/discover` for a failed probe); kind
    *   `protocol` code -32022 when no revision is shared (`data.supported`, `data.offered`).
    */
-  static async open(
-    server: string,
-    clientInfo: Implementation,
-    createTransport: TransportFactory,
-    hooks: SessionHooks,
-    options: RequestOptions,
-    given: SessionClientFeatures = {},
-    era: SessionEra = {},
-  ): Promise<Session> {
+  static async open(options: SessionOpenOptions): Promise<Session> {
+    const { server, clientInfo, hooks, era = {}, given = {} } = options;
+    const request = options.request ?? {};
     const protocolVersion = era.protocolVersion ?? 'auto';
     const capabilities = clientCapabilities(eraHandlers(given, false));
-    const context = { method: 'initialize', signal: options.signal, timeoutMs: options.timeoutMs };
-    const negotiated = await negotiateOrFail(
+    const context = { method: 'initialize', signal: request.signal, timeoutMs: request.timeoutMs };
+    const { wire, prior } = await negotiateOrFail(
       {
         server,
-        createTransport,
+        createTransport: options.createTransport,
         ...era,
         protocolVersion,
         clientInfo,
         capabilities,
-        timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-        signal: options.signal,
+        timeoutMs: request.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: request.signal,
+        wireHooks: { tap: options.tap, onLateMessage: () => hooks.onLateMessage?.() },
       },
       given.redact,
     );
-    const { transport, prior } = negotiated;
     // The probe and `initialize` declare the 2025-era handlers; a 2026-07-28 request, those of its era.
     const features = eraHandlers(given, prior?.kind === 'modern');
     const offered = clientCapabilities(features);
     const declared = withOfferedExtensions(offered, prior);
-    noteRequestIds(transport);
     // A pin speaks only its revision; 'auto' keeps the SDK's own list, so the 2025 handshake is unchanged.
     const maxRounds = features.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     const sdk = new Client(clientInfo, {
@@ -163,7 +179,7 @@ export class Session {
       ...(protocolVersion !== 'auto' && { supportedProtocolVersions: [protocolVersion] }),
       inputRequired: { maxRounds },
     });
-    const session = new Session(sdk, transport, server, features.redact);
+    const session = new Session(sdk, wire, server, features.redact);
     session.#elicitations = new Elicitations(server, features);
     // Input rounds of the 2026-07-28 direct path answer elicitations as `elicitation/create` does.
     session.#inputs = { server, answerers: session.#elicitations.answerers(features), maxRounds };
@@ -172,42 +188,43 @@ export class Session {
       if (isSdkLateMessageReport(error)) hooks.onLateMessage?.();
       else hooks.onError(redactError(error, features.redact));
     };
-    sdk.onclose = () => {
+    wire.onClose(() => {
       if (!session.#closing) hooks.onUnexpectedClose(closed(session.#context('connection')));
-      session.#direct?.close();
-    };
+    });
     routeNotifications(sdk, hooks);
     answerServerRequests(sdk, server, features, session.#elicitations);
-    prepareStart(transport, negotiated.started, options.signal);
+    wire.sdk.startWithin(request.signal);
     try {
-      await sdk.connect(transport, { ...sdkOptions(options), ...(prior && { prior }) });
+      await sdk.connect(wire.sdk, { ...sdkOptions(request), ...(prior && { prior }) });
     } catch (error) {
       const failure = refusedVersion(error, server, protocolVersion) ?? session.#fail(error, context);
       hooks.onOpenFailed?.(failure);
       await session.close();
       throw failure;
-    } finally {
-      Reflect.deleteProperty(transport, 'start');
     }
-    for (const report of negotiated.reports) transport.onerror?.(report);
-    if (negotiated.lateProbe) dropLateProbeAnswers(transport);
     const modern = sdk.getProtocolEra() !== 'legacy';
     if (modern && era.probe === 'http')
       session.#toolHeaders = new ToolHeaders((tool) => hooks.onToolExcluded?.(tool));
     // 2026-07-28 calls take the direct path too (modern-calls.ts) unless the funnel is asked for.
-    if (!modern || era.modernCalls !== 'funnel')
-      session.#direct = new DirectRequests(
-        transport,
+    if (!modern || era.modernCalls !== 'funnel') {
+      const direct = new DirectRequests(
+        wire,
         (error) => sdk.onerror?.(error),
-        () => hooks.onLateMessage?.(),
-        modern ? modernWire(sdk, clientInfo, declared, transport) : undefined,
+        modern ? modernWire(sdk, clientInfo, declared, wire.transport) : undefined,
       );
+      session.#direct = direct;
+      wire.claim(DIRECT_ID_PREFIX, direct);
+    }
     const fail = (error: unknown, method: string, toolName?: string) =>
       session.#fail(error, { method, toolName });
     session.#tasks = SessionTasks.of(sdk, offered, session.#direct, session.#inputs, fail);
-    session.#direct?.intercept();
-    if (sdk.getProtocolEra() === 'modern') attachListen(session, sdk, server, hooks, features, options);
+    if (sdk.getProtocolEra() === 'modern') attachListen(session, sdk, server, hooks, features, request);
     return session;
+  }
+
+  /** Calls `listener` once the connection has closed, whoever closed it (the listen stream stops so). */
+  onClose(listener: () => void): void {
+    this.#wire.onClose(listener);
   }
 
   /** The transport's `Mcp-Session-Id`, for Streamable HTTP servers that assign one. */

@@ -78,7 +78,15 @@ async function open(fixture: Fixture, calls: 'direct' | 'funnel', features: Sess
     probe: fixture.startsWith('stdio') ? 'stdio' : 'http',
     modernCalls: calls,
   };
-  const session = await Session.open('test', CLIENT, create, hooks, { timeoutMs: 20_000 }, features, era);
+  const session = await Session.open({
+    server: 'test',
+    clientInfo: CLIENT,
+    createTransport: create,
+    hooks,
+    request: { timeoutMs: 20_000 },
+    given: features,
+    era,
+  });
   sessions.push(session);
   expect(session.protocolVersion).toBe('2026-07-28');
   return { session, sent };

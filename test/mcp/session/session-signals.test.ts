@@ -48,13 +48,13 @@ describe('a closed session', () => {
       onError: () => {},
     };
     const server = scripted();
-    const session = await Session.open(
-      'scripted',
-      { name: 'test', version: '1.0.0' },
-      () => new StdioTransport({ ...server, serverName: 'scripted' }),
+    const session = await Session.open({
+      server: 'scripted',
+      clientInfo: { name: 'test', version: '1.0.0' },
+      createTransport: () => new StdioTransport({ ...server, serverName: 'scripted' }),
       hooks,
-      { timeoutMs: 10_000 },
-    );
+      request: { timeoutMs: 10_000 },
+    });
     await session.close();
     const viaSdk = await session.request('ping', {}, anyObjectSchema, {}).catch((e: unknown) => e);
     const direct = await session.callTool('echo', { text: 'x' }, {}).catch((e: unknown) => e);
