@@ -13,7 +13,7 @@ import {
   type DescribeFailure,
   type SpanRecorder,
   type SpanSpec,
-  tracingAvailable,
+  tracerProviderRegistered,
   withSpan,
 } from '../../core/telemetry.js';
 import { MCPCallError } from '../protocol/errors.js';
@@ -105,7 +105,8 @@ export function withMcpSpan<T>(
   session: SpanSession,
   work: () => Promise<T>,
 ): Promise<T> {
-  if (!tracingAvailable()) return work();
+  // No span work without a tracer provider: nothing would record it (core/telemetry.ts).
+  if (!tracerProviderRegistered()) return work();
   return withSpan(
     mcpSpan(method, params, session),
     async (span) => {

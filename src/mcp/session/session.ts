@@ -376,34 +376,52 @@ export class Session {
     args: Record<string, unknown>,
     options: TaskCallOptions,
   ): Promise<CallToolResult> {
-    const context = {
-      method: 'tools/call',
-      toolName: name,
-      signal: options.signal,
-      timeoutMs: options.timeoutMs,
-    };
     const params = { name, arguments: args };
-    const send = (): Promise<CallToolResult> => {
-      if (!this.#direct) return this.#callThroughFunnel(params, options);
-      if (this.era === 'modern') return this.#callDirectModern(params, options);
-      if (this.#tasks.legacyTask(name, options))
-        return this.#tasks.callLegacy(outboundParams(params), options);
-      return this.#direct.request('tools/call', outboundParams(params), callToolResultSchema, options);
-    };
-    const call = async (): Promise<CallToolResult> => {
-      try {
-        // -32042 "URL elicitation required": the URL handler, then one retry (elicitations.ts).
-        return await this.#elicitations.retrying(send, options.signal);
-      } catch (error) {
-        throw this.#fail(error, context);
-      }
-    };
-    // Lost in flight (2026-07-28 over HTTP): re-sent only for a read-only or idempotent tool (reissue.ts).
-    const result = await withMcpSpan('tools/call', params, this, () =>
-      this.era === 'modern' ? this.#reissuable.call(name, options.signal, call) : call(),
-    );
+    const result = await withMcpSpan('tools/call', params, this, () => this.#callTool(params, options));
     if (result.content === undefined) result.content = [];
     return result;
+  }
+
+  /**
+   * One `tools/call` on the lean path: sent once, with no retry machinery until a failure asks for it: a
+   * -32042 "URL elicitation required" is sent again after the URL handler (elicitations.ts); one lost in
+   * flight (2026-07-28 over HTTP) only for a read-only or idempotent tool (reissue.ts).
+   */
+  async #callTool(
+    params: { name: string; arguments: Record<string, unknown> },
+    options: TaskCallOptions,
+  ): Promise<CallToolResult> {
+    const send = () => this.#sendCall(params, options);
+    try {
+      return await send();
+    } catch (error) {
+      const context = {
+        method: 'tools/call',
+        toolName: params.name,
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+      };
+      const mapped = (failure: unknown) => Promise.reject(this.#fail(failure, context));
+      const first = () => this.#elicitations.recover(error, options.signal, send).catch(mapped);
+      if (this.era !== 'modern') return first();
+      let attempts = 0;
+      return this.#reissuable.call(params.name, options.signal, () =>
+        attempts++ === 0 ? first() : this.#elicitations.retrying(send, options.signal).catch(mapped),
+      );
+    }
+  }
+
+  /** The one `tools/call` of {@link Session.callTool}, by the path this connection takes. */
+  #sendCall(
+    params: { name: string; arguments: Record<string, unknown> },
+    options: TaskCallOptions,
+  ): Promise<CallToolResult> {
+    const direct = this.#direct;
+    if (direct === undefined) return this.#callThroughFunnel(params, options);
+    if (this.era === 'modern') return this.#callDirectModern(params, options);
+    if (this.#tasks.legacyTask(params.name, options))
+      return this.#tasks.callLegacy(outboundParams(params), options);
+    return direct.request('tools/call', outboundParams(params), callToolResultSchema, options);
   }
 
   /** `tools/call` through the SDK's request funnel (2026-era connections; sdk-call.ts). */

@@ -21,7 +21,7 @@ import type {
   Transport,
   TransportSendOptions,
 } from '@modelcontextprotocol/client';
-import { tracingAvailable } from '../../core/telemetry.js';
+import { tracerProviderRegistered } from '../../core/telemetry.js';
 import { MCPCallError } from '../protocol/errors.js';
 import type { AgentwireTransport } from '../transports/transport.js';
 import { noteSent } from './mcp-span.js';
@@ -112,11 +112,11 @@ export class Wire {
   }
 
   /**
-   * Sends `message` (traced, and noted for its request span when tracing is available).
+   * Sends `message` (traced, and noted for its request span when a tracer provider is registered).
    * @throws (rejects with) what the transport's `send` rejects with.
    */
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (tracingAvailable()) noteSent(message);
+    if (tracerProviderRegistered()) noteSent(message);
     const tap = this.#tap;
     if (tap === undefined) return this.transport.send(message, options);
     see(tap, { direction: 'send', message });
