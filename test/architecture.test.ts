@@ -24,6 +24,13 @@ const ALLOWED: Record<string, string[]> = {
 const layerOf = (file: string) => (file.includes('/') ? file.split('/')[0]! : '.');
 
 /**
+ * The rooms of `session/`: the wire (the one owner of a connection's transport), negotiation (which
+ * revision), the protocol engine (requests, results, the server's requests), tasks; `session/` itself holds
+ * the session that ties them together.
+ */
+const SESSION_ROOMS = ['session/wire', 'session/negotiation', 'session/engine', 'session/tasks'];
+
+/**
  * The rooms of `mcp/`, lowest first, and what each may import (besides itself and `core/`): wire types and
  * errors at the bottom, then configuration (which knows no client), transports (which know no session),
  * the session, the tool adapter, the client, and `MCPServers` over clients. `index.ts` is the public face.
@@ -35,11 +42,24 @@ const MCP_ALLOWED: Record<string, string[]> = {
   transports: ['protocol'],
   'transports/stdio': ['protocol', 'transports', 'transports/json'],
   'transports/http': ['protocol', 'transports', 'transports/json'],
-  session: ['protocol', 'transports'],
-  adapter: ['protocol', 'session'],
-  client: ['protocol', 'config', 'transports', 'transports/stdio', 'transports/http', 'session', 'adapter'],
-  servers: ['protocol', 'config', 'session', 'adapter', 'client'],
-  '.': ['protocol', 'config', 'transports/http', 'session', 'adapter', 'client', 'servers'],
+  session: ['protocol', 'transports', ...SESSION_ROOMS],
+  'session/wire': ['protocol', 'transports', 'session'],
+  'session/negotiation': ['protocol', 'transports', 'session', 'session/wire'],
+  'session/engine': ['protocol', 'transports', 'session', 'session/wire'],
+  'session/tasks': ['protocol', 'transports', 'session', 'session/wire', 'session/engine'],
+  adapter: ['protocol', 'session', ...SESSION_ROOMS],
+  client: [
+    'protocol',
+    'config',
+    'transports',
+    'transports/stdio',
+    'transports/http',
+    'session',
+    ...SESSION_ROOMS,
+    'adapter',
+  ],
+  servers: ['protocol', 'config', 'session', ...SESSION_ROOMS, 'adapter', 'client'],
+  '.': ['protocol', 'config', 'transports/http', 'session', ...SESSION_ROOMS, 'adapter', 'client', 'servers'],
 };
 
 /** The room of a file under `mcp/`: its folder below `mcp/` (`transports/http`, `client`, `.`). */

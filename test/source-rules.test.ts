@@ -66,7 +66,7 @@ const PATTERNS: { name: string; pattern: RegExp }[] = [
  */
 const ALLOWED: { file: string; count: number; reason: string }[] = [
   {
-    file: 'mcp/session/sdk-signals.ts',
+    file: 'mcp/session/engine/sdk-signals.ts',
     count: 1,
     reason:
       'the MCP SDK (2.4.0) reports a late response or progress notification only as a plain Error through ' +
@@ -146,7 +146,7 @@ describe('source rules', () => {
 });
 
 /**
- * The one-owner rule of a connection's wire (mcp/session/wire.ts): in the MCP client (src/mcp/), only the
+ * The one-owner rule of a connection's wire (mcp/session/wire/wire.ts): in the MCP client (src/mcp/), only the
  * `Wire` assigns a transport's `onmessage`, `onclose`, `onerror` or `start`, or redefines them; the SDK
  * `Client`'s own `onerror` slot is the session's. A wrapper of someone else's callback is the smell this
  * rule keeps out.
@@ -158,7 +158,7 @@ const SLOT_ASSIGNMENT =
 const SLOT_OWNERS: { file: string; assignments: string[] }[] = [
   { file: 'mcp/session/session.ts', assignments: ['sdk.onerror ='] },
   {
-    file: 'mcp/session/wire.ts',
+    file: 'mcp/session/wire/wire.ts',
     assignments: ['transport.onmessage =', 'transport.onclose =', 'transport.onerror ='],
   },
 ];

@@ -20,7 +20,7 @@ import type {
   ElicitParams,
   ElicitResult,
 } from '../mcp/protocol/types.js';
-import type { MCPServerRequestHandlers } from '../mcp/session/server-requests.js';
+import type { MCPServerRequestHandlers } from '../mcp/session/engine/server-requests.js';
 
 /** An input request of an `input_required` result (MCP `InputRequest`). */
 export interface GatewayInputRequest {

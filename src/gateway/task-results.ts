@@ -10,7 +10,7 @@ import { sleep } from '../core/sleep.js';
 import { MCPCallError } from '../mcp/protocol/errors.js';
 import { isTerminalStatus, readTask } from '../mcp/protocol/tasks.js';
 import type { RequestOptions } from '../mcp/session/request-options.js';
-import type { MCPTaskPassThrough } from '../mcp/session/tasks-passthrough.js';
+import type { MCPTaskPassThrough } from '../mcp/session/tasks/tasks-passthrough.js';
 import type { InputRelay } from './relay.js';
 
 type Result = Record<string, unknown>;

@@ -31,7 +31,7 @@ import type { MCPClient } from '../mcp/client/client.js';
 import { isTerminalStatus, type MCPTask, readTask } from '../mcp/protocol/tasks.js';
 import type { MCPServers } from '../mcp/servers/servers.js';
 import type { MCPToolCallOptions } from '../mcp/session/call-options.js';
-import type { MCPTaskPassThrough } from '../mcp/session/tasks-passthrough.js';
+import type { MCPTaskPassThrough } from '../mcp/session/tasks/tasks-passthrough.js';
 import type { MCPGatewayTarget } from './catalog.js';
 import type { InputRelay } from './relay.js';
 import { gatewayTaskId, legacyTaskShape, modernTaskShape, upstreamTaskOf } from './task-ids.js';

@@ -5,9 +5,9 @@
 import type { MCPFormatResultContext } from '../adapter/present-result.js';
 import type { CallToolResult, LoggingLevel } from '../protocol/types.js';
 import type { MCPCallOptionsSource } from '../session/call-options.js';
-import type { MCPProtocolVersionOption } from '../session/protocol-versions.js';
+import type { MCPServerRequestHandlers } from '../session/engine/server-requests.js';
+import type { MCPProtocolVersionOption } from '../session/negotiation/protocol-versions.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from '../session/request-options.js';
-import type { MCPServerRequestHandlers } from '../session/server-requests.js';
 import type { MCPReconnectOptions } from './reconnect.js';
 import type { MCPWireMessage } from './wire-tap.js';
 

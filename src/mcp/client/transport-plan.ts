@@ -13,7 +13,7 @@ import {
 import { MCPConfigError } from '../protocol/errors.js';
 import { envSecrets, httpSecrets, type Redactor } from '../protocol/redact.js';
 import type { PeerAddress } from '../session/mcp-span.js';
-import type { EraProbe } from '../session/negotiate.js';
+import type { EraProbe } from '../session/negotiation/negotiate.js';
 import type { TransportFactory } from '../session/session.js';
 import { HttpAuth } from '../transports/http/auth.js';
 import { GrantProvider } from '../transports/http/grant-provider.js';

@@ -4,7 +4,7 @@
  * session's wire (session/wire.ts) taps once, and only when the option is given: without it no work is done.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
-import type { WireTap } from '../session/wire.js';
+import type { WireTap } from '../session/wire/wire.js';
 
 /** One JSON-RPC message seen by `onWireMessage`. */
 export interface MCPWireMessage {

@@ -4,7 +4,7 @@
  * cursor ends the walk (a server that loops), and so does a page limit. `''` is a cursor in 2026-07-28 (the
  * revision allows any string); 2025 servers send it to mean "no more pages".
  */
-import type { ListPage } from './result-checks.js';
+import type { ListPage } from './engine/result-checks.js';
 
 /** Pages after which a walk stops whatever the server says (a server that never ends its list). */
 export const MAX_LIST_PAGES = 10_000;

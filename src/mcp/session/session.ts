@@ -9,105 +9,48 @@
 import { Client, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import type { MCPCallError } from '../protocol/errors.js';
 import { type Redactor, redactError } from '../protocol/redact-error.js';
-import type {
-  CallToolResult,
-  Implementation,
-  LoggingLevel,
-  MCPToolDefinition,
-  Root,
-  ServerLogMessage,
-} from '../protocol/types.js';
+import type { CallToolResult, Implementation, LoggingLevel, MCPToolDefinition } from '../protocol/types.js';
 import type { AgentwireTransport, TransportCloseInfo } from '../transports/transport.js';
-import { DIRECT_ID_PREFIX, DirectRequests, notConnected } from './calls.js';
-import { Elicitations } from './elicitations.js';
-import { closed, type FailureContext, lostInfo, teardownInfo, toCallError } from './error-mapping.js';
-import { withOfferedExtensions } from './extensions.js';
-import { refusedVersion } from './handover.js';
-import { attachListen, type ListenFeatures, type ListenHooks } from './listen.js';
-import { type PeerAddress, withMcpSpan } from './mcp-span.js';
+import { Elicitations } from './engine/elicitations.js';
 import {
   DEFAULT_MAX_INPUT_ROUNDS,
   type InputRoundsContext,
   modernWire,
   requestWithInputRounds,
-} from './modern-calls.js';
-import { negotiateOrFail, type SessionEra } from './negotiate.js';
-import { walkPages } from './pagination.js';
-import { ReissuableTools, reissuingRead } from './reissue.js';
-import { outboundParams, sdkOptions } from './request-extras.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
+} from './engine/modern-calls.js';
+import { ReissuableTools, reissuingRead } from './engine/reissue.js';
+import { outboundParams, sdkOptions } from './engine/request-extras.js';
 import {
   anyObjectSchema,
   callToolResultSchema,
   type ListPage,
   listPageSchema,
   listToolsResultSchema,
-} from './result-checks.js';
-import { callThroughSdk } from './sdk-call.js';
-import { isSdkLateMessageReport } from './sdk-signals.js';
-import { answerServerRequests, routeNotifications } from './sdk-wiring.js';
-import { clientCapabilities, eraHandlers, type MCPServerRequestHandlers } from './server-requests.js';
-import { SessionTasks, type TaskCallOptions } from './tasks-session.js';
-import { type ExcludedTool, ToolHeaders } from './tool-headers.js';
-import type { Wire, WireTap } from './wire.js';
+} from './engine/result-checks.js';
+import { callThroughSdk } from './engine/sdk-call.js';
+import { isSdkLateMessageReport } from './engine/sdk-signals.js';
+import { answerServerRequests, routeNotifications } from './engine/sdk-wiring.js';
+import { clientCapabilities, eraHandlers } from './engine/server-requests.js';
+import { closed, type FailureContext, lostInfo, teardownInfo, toCallError } from './error-mapping.js';
+import { attachListen } from './listen.js';
+import { type PeerAddress, withMcpSpan } from './mcp-span.js';
+import { withOfferedExtensions } from './negotiation/extensions.js';
+import { refusedVersion } from './negotiation/handover.js';
+import { negotiateOrFail } from './negotiation/negotiate.js';
+import { walkPages } from './pagination.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
+import type { SessionOpenOptions } from './session-options.js';
+import { SessionTasks, type TaskCallOptions } from './tasks/tasks-session.js';
+import { ToolHeaders } from './tool-headers.js';
+import { DIRECT_ID_PREFIX, DirectRequests, notConnected } from './wire/calls.js';
+import type { Wire } from './wire/wire.js';
 
-/** What a session tells its owner. */
-export interface SessionHooks extends ListenHooks {
-  /** The connection ended without `close()` being called. `error` says why. */
-  onUnexpectedClose(error: MCPCallError): void;
-  /** The server sent `notifications/tools/list_changed`. */
-  onToolListChanged(): void;
-  /** A non-fatal transport or protocol problem. */
-  onError(error: Error): void;
-  /**
-   * A response or progress notification arrived for a request no longer pending (it timed out or was
-   * cancelled): normal (MCP spec 2025-11-25, "Utilities > Cancellation"), not an error.
-   */
-  onLateMessage?(): void;
-  /** `notifications/message` from the server. */
-  onServerLog?(message: ServerLogMessage): void;
-  /** A listed tool was left out: its `x-mcp-header` declaration is invalid (2026-07-28 over HTTP). */
-  onToolExcluded?(tool: ExcludedTool): void;
-  /**
-   * The handshake failed (a timeout, a refusal): called with the error at once, before the transport is
-   * closed (seconds, for a stdio server that ignores SIGTERM); `open` then rejects with it once closed.
-   */
-  onOpenFailed?(error: MCPCallError): void;
-}
-
-/** What the client offers the server: handlers for its requests, and the current roots. */
-export interface SessionClientFeatures extends MCPServerRequestHandlers, ListenFeatures {
-  /** Removes the server's credentials from error text. */
-  redact?: Redactor;
-  /** The roots to answer `roots/list` with, read at request time. */
-  currentRoots?: () => Root[];
-  /** Bound on the input-required rounds of one request (2026-07-28). Default 10. */
-  maxInputRounds?: number | undefined;
-  /** Where the server is, for the network attributes of request spans (mcp-span.ts). */
-  peer?: PeerAddress | undefined;
-}
-
-/** Builds a fresh transport for one connection attempt. */
-export type TransportFactory = () => AgentwireTransport;
-
-/** What {@link Session.open} needs. */
-export interface SessionOpenOptions {
-  /** The server's name, for errors. */
-  server: string;
-  /** `clientInfo` of the probe and `initialize`. */
-  clientInfo: Implementation;
-  /** A fresh transport for the connection (called again only when a server process died on the probe). */
-  createTransport: TransportFactory;
-  hooks: SessionHooks;
-  /** The handshake's signal and timeout (the connect timeout). */
-  request?: RequestOptions | undefined;
-  /** What the client offers the server. */
-  given?: SessionClientFeatures | undefined;
-  /** How the revision is picked (negotiate.ts). */
-  era?: SessionEra | undefined;
-  /** The wire trace (`onWireMessage`); absent: none. */
-  tap?: WireTap | undefined;
-}
+export type {
+  SessionClientFeatures,
+  SessionHooks,
+  SessionOpenOptions,
+  TransportFactory,
+} from './session-options.js';
 
 /** One connection (transport + SDK protocol layer); see the file header. Internal to `MCPClient`. */
 export class Session {

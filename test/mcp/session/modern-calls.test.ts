@@ -9,7 +9,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MCPCallError } from '../../../src/mcp/protocol/errors.js';
 import type { Progress } from '../../../src/mcp/protocol/types.js';
-import type { SessionEra } from '../../../src/mcp/session/negotiate.js';
+import type { SessionEra } from '../../../src/mcp/session/negotiation/negotiate.js';
 import { Session, type SessionClientFeatures, type SessionHooks } from '../../../src/mcp/session/session.js';
 import { StreamableHTTPTransport } from '../../../src/mcp/transports/http/streamable-http.js';
 import { StdioTransport } from '../../../src/mcp/transports/stdio/stdio-transport.js';

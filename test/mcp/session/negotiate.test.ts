@@ -8,7 +8,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MCPStdioServer } from '../../../src/mcp/config/server-spec.js';
 import { MCPCallError } from '../../../src/mcp/protocol/errors.js';
-import type { SessionEra } from '../../../src/mcp/session/negotiate.js';
+import type { SessionEra } from '../../../src/mcp/session/negotiation/negotiate.js';
 import { Session, type SessionHooks } from '../../../src/mcp/session/session.js';
 import { StdioTransport } from '../../../src/mcp/transports/stdio/stdio-transport.js';
 import { everythingStdio, ROOT, scripted } from '../../helpers.js';

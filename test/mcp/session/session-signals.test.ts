@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCPClient } from '../../../src/mcp/client/client.js';
 import { MCPCallError } from '../../../src/mcp/protocol/errors.js';
-import { anyObjectSchema } from '../../../src/mcp/session/result-checks.js';
+import { anyObjectSchema } from '../../../src/mcp/session/engine/result-checks.js';
 import { Session, type SessionHooks } from '../../../src/mcp/session/session.js';
 import { StdioTransport } from '../../../src/mcp/transports/stdio/stdio-transport.js';
 import { ROOT, scripted } from '../../helpers.js';

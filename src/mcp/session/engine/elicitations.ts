@@ -5,8 +5,8 @@
  * `notifications/elicitation/complete` passed on for the elicitations the user accepted.
  */
 import { type Client, ProtocolError } from '@modelcontextprotocol/client';
-import { isRecord } from '../../core/json.js';
-import type { ElicitParams, ElicitResult } from '../protocol/types.js';
+import { isRecord } from '../../../core/json.js';
+import type { ElicitParams, ElicitResult } from '../../protocol/types.js';
 import {
   applyElicitationDefaults,
   type MCPServerRequestHandlers,

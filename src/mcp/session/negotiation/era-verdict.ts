@@ -15,8 +15,8 @@
  * `MCPClient` and lives as long as it.
  */
 import type { DiscoverResult, PriorDiscovery } from '@modelcontextprotocol/client';
-import { MCPCallError } from '../protocol/errors.js';
-import { MAX_CACHE_TTL_MS } from './request-options.js';
+import { MCPCallError } from '../../protocol/errors.js';
+import { MAX_CACHE_TTL_MS } from '../request-options.js';
 
 /** What an origin was found to speak. */
 export type EraVerdict =

@@ -3,8 +3,8 @@
  * -32022.
  */
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { isRecord } from '../../core/json.js';
-import { MCPCallError } from '../protocol/errors.js';
+import { isRecord } from '../../../core/json.js';
+import { MCPCallError } from '../../protocol/errors.js';
 import {
   isModernVersion,
   type MCPProtocolVersionOption,

@@ -33,12 +33,13 @@ import {
   PROTOCOL_VERSION_META_KEY,
   type PriorDiscovery,
 } from '@modelcontextprotocol/client';
-import { MCPCallError } from '../protocol/errors.js';
-import type { Redactor } from '../protocol/redact.js';
-import type { Implementation } from '../protocol/types.js';
-import type { AgentwireTransport } from '../transports/transport.js';
+import { MCPCallError } from '../../protocol/errors.js';
+import type { Redactor } from '../../protocol/redact.js';
+import type { Implementation } from '../../protocol/types.js';
+import type { AgentwireTransport } from '../../transports/transport.js';
+import { toCallError } from '../error-mapping.js';
+import { type Correlator, Wire, type WireHooks } from '../wire/wire.js';
 import { type VerdictSlot, verdictOf } from './era-verdict.js';
-import { toCallError } from './error-mapping.js';
 import {
   isModernVersion,
   LEGACY_PROTOCOL_VERSIONS,
@@ -48,7 +49,6 @@ import {
   offeredVersions,
   supportedFrom,
 } from './protocol-versions.js';
-import { type Correlator, Wire, type WireHooks } from './wire.js';
 
 /**
  * How a transport's answers to the probe are read: `'stdio'` (silence or a closed process mean legacy) or

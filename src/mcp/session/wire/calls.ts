@@ -30,9 +30,9 @@ import {
   SdkErrorCode,
   type StandardSchemaV1,
 } from '@modelcontextprotocol/client';
-import { isRecord } from '../../core/json.js';
-import type { Progress } from '../protocol/types.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
+import { isRecord } from '../../../core/json.js';
+import type { Progress } from '../../protocol/types.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from '../request-options.js';
 import type { Correlator, Wire } from './wire.js';
 
 /** What a pending request does with what arrives for it. */

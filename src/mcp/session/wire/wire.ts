@@ -21,10 +21,10 @@ import type {
   Transport,
   TransportSendOptions,
 } from '@modelcontextprotocol/client';
-import { tracerProviderRegistered } from '../../core/telemetry.js';
-import { MCPCallError } from '../protocol/errors.js';
-import type { AgentwireTransport } from '../transports/transport.js';
-import { noteSent } from './mcp-span.js';
+import { tracerProviderRegistered } from '../../../core/telemetry.js';
+import { MCPCallError } from '../../protocol/errors.js';
+import type { AgentwireTransport } from '../../transports/transport.js';
+import { noteSent } from '../mcp-span.js';
 
 /** What the trace sees of the wire: a message sent or received, or a request that failed without a response. */
 export interface WireEvent {
