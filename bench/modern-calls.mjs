@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// MCP 2026-07-28 tools/call: agentwire's direct path (src/mcp/session/modern-calls.ts) against the SDK's
-// request funnel (src/mcp/session/sdk-call.ts), side by side in one run. Each path has its own session to its
+// MCP 2026-07-28 tools/call: agentwire's direct path (src/mcp/session/engine/modern-calls.ts) against the SDK's
+// request funnel (src/mcp/session/engine/sdk-call.ts), side by side in one run. Each path has its own session to its
 // own copy of the server; they take turns in rounds (the first rotating), so load drifts hit both alike.
 // Servers: the fast fixture speaking 2026-07-28 (bench/fixtures/, BENCH_MODERN=1) over stdio and Streamable
 // HTTP, and the era2026 test fixture (the official SDK's server) over stdio. Reported: median round trip,
@@ -37,15 +37,14 @@ const hooks = { onUnexpectedClose: () => {}, onToolListChanged: () => {}, onErro
 const log = (message) => process.stderr.write(`[modern-calls] ${message}\n`);
 
 async function open(createTransport, probe, modernCalls) {
-  const session = await Session.open(
-    'bench',
-    { name: 'bench', version: '1.0.0' },
+  const session = await Session.open({
+    server: 'bench',
+    clientInfo: { name: 'bench', version: '1.0.0' },
     createTransport,
     hooks,
-    { timeoutMs: 30_000 },
-    {},
-    { probe, modernCalls },
-  );
+    request: { timeoutMs: 30_000 },
+    era: { probe, modernCalls },
+  });
   if (session.protocolVersion !== '2026-07-28')
     throw new Error(`expected 2026-07-28, negotiated ${session.protocolVersion}`);
   return session;

@@ -27,6 +27,13 @@ const ALLOWED: Record<string, string[]> = {
 const layerOf = (file: string) => (file.includes('/') ? file.split('/')[0]! : '.');
 
 /**
+ * The rooms of `session/`: the wire (the one owner of a connection's transport), negotiation (which
+ * revision), the protocol engine (requests, results, the server's requests), tasks; `session/` itself holds
+ * the session that ties them together.
+ */
+const SESSION_ROOMS = ['session/wire', 'session/negotiation', 'session/engine', 'session/tasks'];
+
+/**
  * The rooms of `mcp/`, lowest first, and what each may import (besides itself and `core/`): wire types and
  * errors at the bottom, the authorization grants' configuration and errors over them, then configuration
  * (which knows no client), transports (which know no session), the session, the tool adapter, the client,
@@ -40,8 +47,12 @@ const MCP_ALLOWED: Record<string, string[]> = {
   transports: ['protocol'],
   'transports/stdio': ['protocol', 'transports', 'transports/json'],
   'transports/http': ['protocol', 'auth', 'transports', 'transports/json'],
-  session: ['protocol', 'auth', 'transports'],
-  adapter: ['protocol', 'session'],
+  session: ['protocol', 'auth', 'transports', ...SESSION_ROOMS],
+  'session/wire': ['protocol', 'auth', 'transports', 'session'],
+  'session/negotiation': ['protocol', 'auth', 'transports', 'session', 'session/wire'],
+  'session/engine': ['protocol', 'auth', 'transports', 'session', 'session/wire'],
+  'session/tasks': ['protocol', 'auth', 'transports', 'session', 'session/wire', 'session/engine'],
+  adapter: ['protocol', 'session', ...SESSION_ROOMS],
   client: [
     'protocol',
     'auth',
@@ -50,10 +61,21 @@ const MCP_ALLOWED: Record<string, string[]> = {
     'transports/stdio',
     'transports/http',
     'session',
+    ...SESSION_ROOMS,
     'adapter',
   ],
-  servers: ['protocol', 'config', 'session', 'adapter', 'client'],
-  '.': ['protocol', 'auth', 'config', 'transports/http', 'session', 'adapter', 'client', 'servers'],
+  servers: ['protocol', 'config', 'session', ...SESSION_ROOMS, 'adapter', 'client'],
+  '.': [
+    'protocol',
+    'auth',
+    'config',
+    'transports/http',
+    'session',
+    ...SESSION_ROOMS,
+    'adapter',
+    'client',
+    'servers',
+  ],
 };
 
 /**

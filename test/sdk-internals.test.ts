@@ -16,7 +16,7 @@ import { createMcpHandler, type McpRequestContext, Server } from '@modelcontextp
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { describe, expect, it } from 'vitest';
 import { GatewayServer } from '../src/gateway/task-handlers.js';
-import { isSdkLateMessageReport } from '../src/mcp/session/sdk-signals.js';
+import { isSdkLateMessageReport } from '../src/mcp/session/engine/sdk-signals.js';
 import { ROOT } from './helpers.js';
 
 const SRC = path.join(ROOT, 'src');

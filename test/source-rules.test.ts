@@ -66,7 +66,7 @@ const PATTERNS: { name: string; pattern: RegExp }[] = [
  */
 const ALLOWED: { file: string; count: number; reason: string }[] = [
   {
-    file: 'mcp/session/sdk-signals.ts',
+    file: 'mcp/session/engine/sdk-signals.ts',
     count: 1,
     reason:
       'the MCP SDK (2.4.0) reports a late response or progress notification only as a plain Error through ' +
@@ -142,5 +142,59 @@ describe('source rules', () => {
       "return message.replace(/\\s+/g, ' ');",
     ];
     expect(allowed.flatMap(scan)).toEqual([]);
+  });
+});
+
+/**
+ * The one-owner rule of a connection's wire (mcp/session/wire/wire.ts): in the MCP client (src/mcp/), only the
+ * `Wire` assigns a transport's `onmessage`, `onclose`, `onerror` or `start`, or redefines them; the SDK
+ * `Client`'s own `onerror` slot is the session's. A wrapper of someone else's callback is the smell this
+ * rule keeps out.
+ */
+const SLOT_ASSIGNMENT =
+  /\.(onmessage|onclose|onerror|start)\s*=(?![=>])|defineProperty\([^)]*['"](onmessage|onclose|onerror|start)['"]/g;
+
+/** Where a slot may be assigned, and exactly what. */
+const SLOT_OWNERS: { file: string; assignments: string[] }[] = [
+  { file: 'mcp/session/session.ts', assignments: ['sdk.onerror ='] },
+  {
+    file: 'mcp/session/wire/wire.ts',
+    assignments: ['transport.onmessage =', 'transport.onclose =', 'transport.onerror ='],
+  },
+];
+
+/** Each slot assignment in `text`: the assigned expression's last two names, `x.onclose =`. */
+function slotAssignments(text: string): string[] {
+  const code = withoutComments(text);
+  return [...code.matchAll(SLOT_ASSIGNMENT)].map((match) => {
+    const before = code.slice(Math.max(0, (match.index ?? 0) - 40), match.index ?? 0);
+    const owner = /([\w#]+)$/.exec(before)?.[1] ?? '';
+    return match[0].startsWith('defineProperty') ? match[0] : `${owner}${match[0].trim()}`;
+  });
+}
+
+describe('the wire rule', () => {
+  it("assigns a transport's onmessage, onclose, onerror and start in the Wire alone", () => {
+    const found = sourceFiles(path.join(SRC, 'mcp'))
+      .map((file) => ({
+        file: path.relative(SRC, file).split(path.sep).join('/'),
+        assignments: slotAssignments(readFileSync(file, 'utf8')),
+      }))
+      .filter(({ assignments }) => assignments.length > 0)
+      .sort((a, b) => a.file.localeCompare(b.file));
+    expect(found).toEqual(SLOT_OWNERS);
+  });
+
+  it('catches an assignment, a wrapper and a redefinition', () => {
+    const samples = [
+      'transport.onmessage = (message) => take(message);',
+      'this.#transport.onclose = () => {};',
+      "Object.defineProperty(transport, 'start', { value: () => Promise.resolve() });",
+      'sdk.onerror = wrap(sdk.onerror);',
+    ];
+    expect(samples.map((sample) => slotAssignments(sample).length)).toEqual([1, 1, 1, 1]);
+    expect(
+      slotAssignments('if (transport.onclose === undefined) return;\nconst f = (x) => x.start;'),
+    ).toEqual([]);
   });
 });

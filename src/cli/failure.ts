@@ -5,7 +5,7 @@
  */
 import { errorDataSuffix } from '../agent/error-data.js';
 import { MCPCallError, MCPConfigError, MCPToolError } from '../mcp/index.js';
-import { URL_ELICITATION_REQUIRED } from '../mcp/session/elicitations.js';
+import { URL_ELICITATION_REQUIRED } from '../mcp/session/engine/elicitations.js';
 import { explainedLine, failureHints } from './failure-explanations.js';
 import { ExitCode, type ExitCodeValue, singleLine } from './io.js';
 import { UrlConsentUnavailableError } from './url-consent.js';

@@ -9,6 +9,9 @@
  *     wire: server-everything ← notifications/progress
  *     wire: server-everything stderr: Starting default (STDIO) server...
  *
+ * A request that got no JSON-RPC response reads `← #id method failed: <what came instead> (N ms)`, as the
+ * `server/discover` probe of a 2025-era HTTP server: `← #probe-1 server/discover failed: HTTP 400, error -32000`.
+ *
  * Parameters and results are not shown: they may hold secrets and can be megabytes.
  */
 import type { MCPWireMessage } from '../mcp/index.js';
@@ -25,7 +28,7 @@ export class WireTrace {
   }
 
   /** For `MCPClientOptions.onWireMessage`. */
-  readonly message = ({ server, direction, message }: MCPWireMessage): void => {
+  readonly message = ({ server, direction, message, failure }: MCPWireMessage): void => {
     const arrow = direction === 'send' ? '→' : '←';
     const fields = message as {
       id?: unknown;
@@ -33,9 +36,15 @@ export class WireTrace {
       error?: { code?: unknown; message?: unknown };
     };
     const id = fields.id === undefined || fields.id === null ? undefined : String(fields.id);
-    const key = `${direction === 'send' ? 'out' : 'in'}:${server}:${id}`;
+    // A failed request is ours, as a sent one.
+    const key = `${direction === 'receive' ? 'in' : 'out'}:${server}:${id}`;
     let text: string;
-    if (typeof fields.method === 'string') {
+    if (direction === 'fail') {
+      const request = this.#sent.get(key);
+      this.#sent.delete(key);
+      const took = request ? ` (${Math.round(performance.now() - request.at)} ms)` : '';
+      text = `#${id ?? '?'} ${String(fields.method)} failed: ${failure ?? 'no response'}${took}`;
+    } else if (typeof fields.method === 'string') {
       if (id !== undefined) this.#sent.set(key, { method: fields.method, at: performance.now() });
       text = id === undefined ? fields.method : `#${id} ${fields.method}`;
     } else {

@@ -30,6 +30,6 @@ export type {
 export { DEFAULT_PREFIX_SEPARATOR, serverPrefix } from './servers/prefix.js';
 export { MCPServers } from './servers/servers.js';
 export type { MCPToolCallOptions } from './session/call-options.js';
+export type { MCPServerRequestHandlers } from './session/engine/server-requests.js';
 export type { RequestOptions } from './session/request-options.js';
-export type { MCPServerRequestHandlers } from './session/server-requests.js';
-export type { MCPTaskPassThrough } from './session/tasks-passthrough.js';
+export type { MCPTaskPassThrough } from './session/tasks/tasks-passthrough.js';

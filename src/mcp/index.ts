@@ -121,14 +121,17 @@ export type {
   MCPCallOptionsSource,
   MCPToolCallOptions,
 } from './session/call-options.js';
-export type { MCPProtocolVersion, MCPProtocolVersionOption } from './session/protocol-versions.js';
 export type {
   MCPServerRequestHandlers,
   MCPUrlElicitation,
   MCPUrlElicitationAction,
   ServerRequestContext,
-} from './session/server-requests.js';
-export type { MCPTaskPassThrough } from './session/tasks-passthrough.js';
+} from './session/engine/server-requests.js';
+export type {
+  MCPProtocolVersion,
+  MCPProtocolVersionOption,
+} from './session/negotiation/protocol-versions.js';
+export type { MCPTaskPassThrough } from './session/tasks/tasks-passthrough.js';
 export type { AuthorizationCallback } from './transports/http/auth.js';
 export {
   OAuthFileStore,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EverythingServer, startEverything } from '../fixtures/http-everything.js';
+import { jsonRpcErrorBody, type ScriptedProxy, startScriptedProxy } from '../fixtures/scripted-proxy.js';
 import { cli } from './run-cli.js';
 
 describe('agentwire against server-everything over Streamable HTTP', () => {
@@ -57,5 +58,45 @@ describe('agentwire against server-everything over Streamable HTTP', () => {
       `error: MCP server "${new URL(server.url).host}": initialize failed: the server answered HTTP 404 with ` +
         'an HTML page, not MCP: is the URL its MCP endpoint (often …/mcp)?\n',
     );
+  });
+});
+
+describe('agentwire against a 2025 server whose probe answer is HTTP 500 with a JSON-RPC -32603 body', () => {
+  let server: EverythingServer;
+  let proxy: ScriptedProxy;
+  beforeAll(async () => {
+    server = await startEverything('streamableHttp');
+    proxy = await startScriptedProxy(server.url);
+    proxy.script = (message) =>
+      message.method === 'server/discover'
+        ? {
+            answer: {
+              status: 500,
+              contentType: 'application/json',
+              body: jsonRpcErrorBody(-32603, 'Internal error'),
+            },
+          }
+        : undefined;
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await server?.stop();
+  });
+
+  it('lists the tools, and -v shows the probe, its outcome, then initialize', async () => {
+    const run = await cli(['tools', '-v', '--url', proxy.url]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.startsWith('echo: Echoes back the input string\n')).toBe(true);
+    const host = new URL(proxy.url).host;
+    // Probe ids count up through the process (this file's earlier runs probed too).
+    const wire = run.stderr
+      .split('\n')
+      .map((line) => line.replace(/\(\d+ ms\)/, '(N ms)').replace(/#probe-\d+/, '#probe-1'));
+    expect(wire.slice(0, 4)).toEqual([
+      `wire: ${host} → #probe-1 server/discover`,
+      `wire: ${host} ← #probe-1 server/discover failed: HTTP 500, error -32603 (N ms)`,
+      `wire: ${host} → #0 initialize`,
+      `wire: ${host} ← #0 initialize result (N ms)`,
+    ]);
   });
 });

@@ -28,9 +28,10 @@ import {
   type MCPToolCallOptions,
   resolveCallOptions,
 } from '../session/call-options.js';
+import { objectWithArraySchema } from '../session/engine/result-checks.js';
 import type { RequestOptions } from '../session/request-options.js';
 import type { Session } from '../session/session.js';
-import type { MCPTaskPassThrough } from '../session/tasks-passthrough.js';
+import type { MCPTaskPassThrough } from '../session/tasks/tasks-passthrough.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
 import { CallLimiter } from './call-limiter.js';
 import type { completeArgument, MCPCompleteParams, MCPCompletion } from './completion.js';

@@ -15,9 +15,9 @@ import { MCPOAuthGrantError } from '../auth/grant-error.js';
 import { MCPCallError } from '../protocol/errors.js';
 import type { MCPToolDefinition } from '../protocol/types.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type ResolvedCallOptions } from '../session/call-options.js';
-import { EraVerdicts } from '../session/era-verdict.js';
 import { toCallError } from '../session/error-mapping.js';
 import { listenOf } from '../session/listen.js';
+import { EraVerdicts } from '../session/negotiation/era-verdict.js';
 import type { RequestCache, RequestOptions } from '../session/request-options.js';
 import { Session, type SessionClientFeatures, type SessionHooks } from '../session/session.js';
 import { offers } from './capabilities.js';
@@ -29,7 +29,7 @@ import { listenLogEntry, ResourceSubscriptions } from './subscriptions.js';
 import { discoverTools } from './tool-discovery.js';
 import type { TransportPlan } from './transport-plan.js';
 import { type Deferred, deferred, settlesWithin, waitWithin } from './waiting.js';
-import { tapTransport } from './wire-tap.js';
+import { wireTap } from './wire-tap.js';
 
 /**
  * How long a connect waits for a 2026-07-28 session's `subscriptions/listen` to be acknowledged, in ms. The
@@ -69,7 +69,7 @@ export interface ConnectionHost {
 export class Connection {
   readonly #host: ConnectionHost;
   readonly #policy: ReconnectPolicy;
-  /** What each HTTP origin was found to speak, kept across connects (session/era-verdict.ts). */
+  /** What each HTTP origin or stdio command line was found to speak, kept across connects (session/era-verdict.ts). */
   readonly #verdicts = new EraVerdicts();
   #state: MCPClientState = 'disconnected';
   #session: Session | undefined;
@@ -291,23 +291,25 @@ export class Connection {
         },
       };
       try {
-        session = await Session.open(
-          host.name,
+        session = await Session.open({
+          server: host.name,
           clientInfo,
-          tap ? () => tapTransport(candidate.create(), host.name, tap) : candidate.create,
+          createTransport: candidate.create,
           hooks,
-          options,
-          {
+          request: options,
+          given: {
             ...host.features(),
             resourceSubscriptions: () => this.subscriptions.list(),
             peer: host.plan.peer,
           },
-          {
+          era: {
             protocolVersion: host.options.protocolVersion ?? 'auto',
             probe: candidate.probe,
+            probeTimeoutMs: host.options.probeTimeoutMs,
             verdict: candidate.verdictOrigin ? this.#verdicts.slot(candidate.verdictOrigin) : undefined,
           },
-        );
+          tap: tap && wireTap(host.name, tap),
+        });
         return session;
       } catch (error) {
         if (refused) throw bothFailed(refused, error);

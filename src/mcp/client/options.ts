@@ -5,9 +5,9 @@
 import type { MCPFormatResultContext } from '../adapter/present-result.js';
 import type { CallToolResult, LoggingLevel } from '../protocol/types.js';
 import type { MCPCallOptionsSource } from '../session/call-options.js';
-import type { MCPProtocolVersionOption } from '../session/protocol-versions.js';
+import type { MCPServerRequestHandlers } from '../session/engine/server-requests.js';
+import type { MCPProtocolVersionOption } from '../session/negotiation/protocol-versions.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from '../session/request-options.js';
-import type { MCPServerRequestHandlers } from '../session/server-requests.js';
 import type { MCPReconnectOptions } from './reconnect.js';
 import type { MCPWireMessage } from './wire-tap.js';
 
@@ -77,12 +77,22 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
    * Streamable HTTP the verdict is kept per origin (MCP spec 2026-07-28, "Basic > Versioning > Backward
    * Compatibility"): a 2025-era server gets `initialize` at once, a 2026-era one is probed at the agreed
    * revision or, while its `server/discover` result is fresh (`ttlMs`), not at all; a refusal (-32022, a 4xx
-   * other than 401/403) drops the verdict and the connect probes again, once.
+   * other than 401/403) drops the verdict and the connect probes again, once. Over stdio the verdict is kept
+   * per command line (command, arguments, working directory, environment) alike, across server restarts.
    * A server that speaks none of the revisions allowed fails `connect()` with `MCPCallError` kind
    * `protocol`, `code` -32022, `data: { supported: string[] | undefined, offered: string[] }` (the
    * server's revisions and ours). See `MCPClient.getProtocolVersion()`.
    */
   protocolVersion?: MCPProtocolVersionOption;
+  /**
+   * Bound in ms on waiting for a stdio server's answer to the `server/discover` probe (`protocolVersion`
+   * `'auto'`): a 2025-era server may ignore a request it does not know, and silence for this long means one,
+   * so `initialize` follows at once on the same process (MCP spec 2026-07-28, "Transports > stdio > Backward
+   * Compatibility": "does not respond within a reasonable timeout"). Independent of `connectTimeoutMs` (the
+   * smaller of the two applies). Over HTTP every legacy server answers, and the probe is bounded by
+   * `connectTimeoutMs` like any request. Default 5 000.
+   */
+  probeTimeoutMs?: number;
   /**
    * Bound on the input-required rounds of one request in MCP 2026-07-28 (`tools/call`, `prompts/get`,
    * `resources/read`; MCP spec 2026-07-28, "Basic > Patterns > Multi Round-Trip Requests"): the number of

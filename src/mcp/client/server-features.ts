@@ -5,8 +5,8 @@
  * A list of a feature the server does not offer is `[]`; any other request fails with kind `unsupported`.
  */
 import type { GetPromptResult, LoggingLevel, ReadResourceResult } from '../protocol/types.js';
+import { objectWithArraySchema } from '../session/engine/result-checks.js';
 import type { RequestCache, RequestOptions } from '../session/request-options.js';
-import { objectWithArraySchema } from '../session/result-checks.js';
 import type { Session } from '../session/session.js';
 import { offers, requireCapability } from './capabilities.js';
 import { completeArgument, type MCPCompleteParams, type MCPCompletion } from './completion.js';

@@ -4,7 +4,7 @@
  * segment is the frontmatter `name`, every listed file inside that directory, and `SKILL.md` itself listed.
  */
 import { isRecord } from '../../core/json.js';
-import { SKILLS_EXTENSION_ID } from '../session/extensions.js';
+import { SKILLS_EXTENSION_ID } from '../session/negotiation/extensions.js';
 
 /** The extension's identifier in `capabilities.extensions`. */
 export const SKILLS_EXTENSION = SKILLS_EXTENSION_ID;

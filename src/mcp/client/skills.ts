@@ -5,8 +5,8 @@
  * read is verified against the listed entry (skill-verify.ts) before it is returned.
  */
 import type { BlobResourceContents, TextResourceContents } from '../protocol/types.js';
+import { objectWithArraySchema } from '../session/engine/result-checks.js';
 import type { RequestOptions } from '../session/request-options.js';
-import { objectWithArraySchema } from '../session/result-checks.js';
 import type { Session } from '../session/session.js';
 import { checkEntry, type MCPSkill, pathBelow, SKILLS_EXTENSION, skillRoot } from './skill-entries.js';
 import { MCPSkillNotFoundError, MCPSkillVerificationError } from './skill-errors.js';

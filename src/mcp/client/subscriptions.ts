@@ -8,9 +8,9 @@
  *   no subscription state across reconnections); `disconnect()` forgets it, as a 2025 server does.
  */
 
+import { anyObjectSchema } from '../session/engine/result-checks.js';
 import { type ListenIssue, listenOf } from '../session/listen.js';
 import type { RequestOptions } from '../session/request-options.js';
-import { anyObjectSchema } from '../session/result-checks.js';
 import type { Session } from '../session/session.js';
 import type { MCPClientLogEntry } from './events.js';
 

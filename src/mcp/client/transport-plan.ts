@@ -13,7 +13,7 @@ import {
 import { MCPConfigError } from '../protocol/errors.js';
 import { envSecrets, httpSecrets, type Redactor } from '../protocol/redact.js';
 import type { PeerAddress } from '../session/mcp-span.js';
-import type { EraProbe } from '../session/negotiate.js';
+import type { EraProbe } from '../session/negotiation/negotiate.js';
 import type { TransportFactory } from '../session/session.js';
 import { HttpAuth } from '../transports/http/auth.js';
 import { GrantProvider } from '../transports/http/grant-provider.js';
@@ -34,7 +34,10 @@ export interface TransportCandidate {
    * legacy era only and connects with `initialize` at once.
    */
   probe?: EraProbe;
-  /** The origin whose era verdict this candidate keeps between connects (session/era-verdict.ts); absent: none. */
+  /**
+   * The key of the era verdict this candidate keeps between connects (session/era-verdict.ts): an HTTP
+   * server's origin, a stdio server's command line; absent: none.
+   */
   verdictOrigin?: string;
 }
 
@@ -92,12 +95,28 @@ export function stdioTransportPlan(server: MCPStdioServer, name: string | undefi
   const serverName = name ?? nameFromCommand(server.command, server.args);
   return {
     defaultName: serverName,
-    candidates: [{ create: () => new StdioTransport({ ...server, serverName }), probe: 'stdio' }],
+    candidates: [
+      {
+        create: () => new StdioTransport({ ...server, serverName }),
+        probe: 'stdio',
+        verdictOrigin: commandLine(server),
+      },
+    ],
     // The values of its `env`, should the server echo them in a JSON-RPC error (its stderr and stdout lines
     // are redacted by the transport).
     redact: envSecrets(server.env).redact,
     peer: { transport: 'pipe' },
   };
+}
+
+/**
+ * The key of a stdio server's era verdict: what starts the same server again (MCP spec 2026-07-28, "Basic >
+ * Versioning > Backward Compatibility": the verdict MAY persist "across restarts of the same server
+ * configuration"). Kept in memory only, by the client.
+ */
+function commandLine(server: MCPStdioServer): string {
+  const { command, args = [], cwd, env, inheritEnv } = server;
+  return `stdio:${JSON.stringify([command, args, cwd ?? null, env ?? null, inheritEnv === true])}`;
 }
 
 /**

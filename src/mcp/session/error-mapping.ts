@@ -9,9 +9,9 @@ import { MCPCallError, type MCPCallErrorDetails, type MCPCallErrorKind } from '.
 import type { Redactor } from '../protocol/redact.js';
 import { redactCallError } from '../protocol/redact-error.js';
 import type { TransportCloseInfo } from '../transports/transport.js';
-import { requiredUrlElicitations, URL_ELICITATION_REQUIRED } from './elicitations.js';
-import { InputHandlerError } from './input-handler-error.js';
-import { TaskRequestError } from './tasks-run.js';
+import { requiredUrlElicitations, URL_ELICITATION_REQUIRED } from './engine/elicitations.js';
+import { InputHandlerError } from './engine/input-handler-error.js';
+import { TaskRequestError } from './tasks/tasks-run.js';
 
 /** Where a failure happened, for the message and the error's fields. */
 export interface FailureContext {

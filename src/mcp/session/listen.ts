@@ -74,11 +74,11 @@ export function listenOf(session: object): ListenStream | undefined {
  * Gives a freshly connected 2026-07-28 `session` its listen stream and sends its first `subscriptions/listen`
  * with the subscribed resources at once; {@link ListenStream.ready} settles on the acknowledgment (bounded by
  * `options.timeoutMs`), which the client awaits beside its first `tools/list` so that every change after
- * `connect()` is seen, for no extra round trip. The stream stops when the SDK's connection closes, whoever
- * closes it.
+ * `connect()` is seen, for no extra round trip. The stream stops when the connection closes, whoever closes
+ * it (the session's wire tells it).
  */
 export function attachListen(
-  session: object,
+  session: { onClose(listener: () => void): void },
   sdk: Client,
   server: string,
   hooks: ListenHooks,
@@ -93,11 +93,7 @@ export function attachListen(
     onIssue: (issue) => hooks.onListenIssue?.(issue),
   });
   streams.set(session, stream);
-  const onclose = sdk.onclose;
-  sdk.onclose = () => {
-    stream.stop();
-    onclose?.();
-  };
+  session.onClose(() => stream.stop());
   stream.start(features.resourceSubscriptions?.() ?? [], options.signal);
 }
 

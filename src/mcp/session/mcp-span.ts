@@ -8,13 +8,12 @@
  * `rpc.response.status_code` for a JSON-RPC error. The span is active while the request is sent, so the
  * `traceparent` in its `_meta` (trace-context.ts; MCP spec 2026-07-28, "Basic > `_meta`") names it.
  */
-import type { Transport } from '@modelcontextprotocol/client';
 import {
   activeSpan,
   type DescribeFailure,
   type SpanRecorder,
   type SpanSpec,
-  tracingAvailable,
+  tracerProviderRegistered,
   withSpan,
 } from '../../core/telemetry.js';
 import { MCPCallError } from '../protocol/errors.js';
@@ -83,18 +82,9 @@ export function awaitRequestId(span: SpanRecorder, method: string): void {
   awaitingId.set(span, method);
 }
 
-/** Gives each request `transport` sends inside its span the request's id (see {@link noteSent}). */
-export function noteRequestIds(transport: Transport): void {
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) => {
-    noteSent(message);
-    return send(message, options);
-  };
-}
-
 /**
- * Called with every message a session's transport sends: a request sent inside the span of its method gets
- * that span's `jsonrpc.request.id` (ids are given deep in the SDK or in calls.ts, after the span started).
+ * Called by the session's wire (wire.ts) with every message it sends: a request sent inside the span of its
+ * method gets that span's `jsonrpc.request.id` (ids are given deep in the SDK or in calls.ts, after the span started).
  */
 export function noteSent(message: unknown): void {
   const span = activeSpan();
@@ -115,7 +105,8 @@ export function withMcpSpan<T>(
   session: SpanSession,
   work: () => Promise<T>,
 ): Promise<T> {
-  if (!tracingAvailable()) return work();
+  // No span work without a tracer provider: nothing would record it (core/telemetry.ts).
+  if (!tracerProviderRegistered()) return work();
   return withSpan(
     mcpSpan(method, params, session),
     async (span) => {

@@ -5,7 +5,7 @@
  * `nextCursor: null` ends the list like an absent one; `''` is a cursor in 2026-07-28 (MCP spec 2026-07-28,
  * "Pagination": only an absent cursor ends a list), while 2025 servers send it to mean "no more pages".
  */
-import type { ListPage } from './result-checks.js';
+import type { ListPage } from './engine/result-checks.js';
 
 /** Pages after which a walk stops whatever the server says (a server that never ends its list). */
 export const MAX_LIST_PAGES = 10_000;

@@ -15,28 +15,17 @@ import type {
   LoggingLevel,
   MCPServerCapabilities,
   MCPToolDefinition,
-  Root,
-  ServerLogMessage,
 } from '../protocol/types.js';
 import type { AgentwireTransport, TransportCloseInfo } from '../transports/transport.js';
-import { DirectRequests, notConnected } from './calls.js';
-import { Elicitations } from './elicitations.js';
-import { closed, type FailureContext, lostInfo, teardownInfo, toCallError } from './error-mapping.js';
-import { withOfferedExtensions } from './extensions.js';
-import { dropLateProbeAnswers, prepareStart, refusedVersion } from './handover.js';
-import { attachListen, type ListenFeatures, type ListenHooks } from './listen.js';
-import { noteRequestIds, type PeerAddress, withMcpSpan } from './mcp-span.js';
+import { Elicitations } from './engine/elicitations.js';
 import {
   DEFAULT_MAX_INPUT_ROUNDS,
   type InputRoundsContext,
   modernWire,
   requestWithInputRounds,
-} from './modern-calls.js';
-import { negotiateOrFail, type SessionEra } from './negotiate.js';
-import { walkPages } from './pagination.js';
-import { ReissuableTools, reissuingRead } from './reissue.js';
-import { outboundParams, sdkOptions } from './request-extras.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
+} from './engine/modern-calls.js';
+import { ReissuableTools, reissuingRead } from './engine/reissue.js';
+import { outboundParams, sdkOptions } from './engine/request-extras.js';
 import {
   anyObjectSchema,
   callToolResultSchema,
@@ -44,56 +33,36 @@ import {
   type ListPage,
   listPageSchema,
   listToolsPageSchema,
-} from './result-checks.js';
-import { callThroughSdk } from './sdk-call.js';
-import { isSdkLateMessageReport } from './sdk-signals.js';
-import { answerServerRequests, routeNotifications } from './sdk-wiring.js';
-import { clientCapabilities, eraHandlers, type MCPServerRequestHandlers } from './server-requests.js';
-import { SessionTasks, type TaskCallOptions } from './tasks-session.js';
-import { type ExcludedTool, ToolHeaders } from './tool-headers.js';
+} from './engine/result-checks.js';
+import { callThroughSdk } from './engine/sdk-call.js';
+import { isSdkLateMessageReport } from './engine/sdk-signals.js';
+import { answerServerRequests, routeNotifications } from './engine/sdk-wiring.js';
+import { clientCapabilities, eraHandlers } from './engine/server-requests.js';
+import { closed, type FailureContext, lostInfo, teardownInfo, toCallError } from './error-mapping.js';
+import { attachListen } from './listen.js';
+import { type PeerAddress, withMcpSpan } from './mcp-span.js';
+import { withOfferedExtensions } from './negotiation/extensions.js';
+import { refusedVersion } from './negotiation/handover.js';
+import { negotiateOrFail } from './negotiation/negotiate.js';
+import { walkPages } from './pagination.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
+import type { SessionOpenOptions } from './session-options.js';
+import { SessionTasks, type TaskCallOptions } from './tasks/tasks-session.js';
+import { ToolHeaders } from './tool-headers.js';
+import { DIRECT_ID_PREFIX, DirectRequests, notConnected } from './wire/calls.js';
+import type { Wire } from './wire/wire.js';
 
-/** What a session tells its owner. */
-export interface SessionHooks extends ListenHooks {
-  /** The connection ended without `close()` being called. `error` says why. */
-  onUnexpectedClose(error: MCPCallError): void;
-  /** The server sent `notifications/tools/list_changed`. */
-  onToolListChanged(): void;
-  /** A non-fatal transport or protocol problem. */
-  onError(error: Error): void;
-  /**
-   * A response or progress notification arrived for a request no longer pending (it timed out or was
-   * cancelled): normal (MCP spec 2025-11-25, "Utilities > Cancellation"), not an error.
-   */
-  onLateMessage?(): void;
-  /** `notifications/message` from the server. */
-  onServerLog?(message: ServerLogMessage): void;
-  /** A listed tool was left out: its `x-mcp-header` declaration is invalid (2026-07-28 over HTTP). */
-  onToolExcluded?(tool: ExcludedTool): void;
-  /**
-   * The handshake failed (a timeout, a refusal): called with the error at once, before the transport is
-   * closed (seconds, for a stdio server that ignores SIGTERM); `open` then rejects with it once closed.
-   */
-  onOpenFailed?(error: MCPCallError): void;
-}
-
-/** What the client offers the server: handlers for its requests, and the current roots. */
-export interface SessionClientFeatures extends MCPServerRequestHandlers, ListenFeatures {
-  /** Removes the server's credentials from error text. */
-  redact?: Redactor;
-  /** The roots to answer `roots/list` with, read at request time. */
-  currentRoots?: () => Root[];
-  /** Bound on the input-required rounds of one request (2026-07-28). Default 10. */
-  maxInputRounds?: number | undefined;
-  /** Where the server is, for the network attributes of request spans (mcp-span.ts). */
-  peer?: PeerAddress | undefined;
-}
-
-/** Builds a fresh transport for one connection attempt. */
-export type TransportFactory = () => AgentwireTransport;
+export type {
+  SessionClientFeatures,
+  SessionHooks,
+  SessionOpenOptions,
+  TransportFactory,
+} from './session-options.js';
 
 /** One connection (transport + SDK protocol layer); see the file header. Internal to `MCPClient`. */
 export class Session {
   readonly #sdk: Client;
+  readonly #wire: Wire;
   readonly #transport: AgentwireTransport;
   readonly #server: string;
   readonly #redact: Redactor | undefined;
@@ -114,50 +83,45 @@ export class Session {
   /** Where the server is (request spans, mcp-span.ts). */
   peer: PeerAddress | undefined;
 
-  private constructor(sdk: Client, transport: AgentwireTransport, server: string, redact?: Redactor) {
+  private constructor(sdk: Client, wire: Wire, server: string, redact?: Redactor) {
     this.#redact = redact;
     this.#sdk = sdk;
-    this.#transport = transport;
+    this.#wire = wire;
+    this.#transport = wire.transport;
     this.#server = server;
   }
 
   /**
-   * Opens a transport, finds the revision both sides speak (negotiate.ts: `server/discover`, else the
-   * `initialize` handshake) and connects the SDK's protocol layer. On failure everything opened is closed.
+   * Opens a transport behind its wire (wire.ts), finds the revision both sides speak (negotiate.ts:
+   * `server/discover`, else the `initialize` handshake) and connects the SDK's protocol layer to the wire's
+   * SDK port. On failure everything opened is closed.
    * @throws MCPCallError naming the server and `initialize` (or `server/discover` for a failed probe); kind
    *   `protocol` code -32022 when no revision is shared (`data.supported`, `data.offered`).
    */
-  static async open(
-    server: string,
-    clientInfo: Implementation,
-    createTransport: TransportFactory,
-    hooks: SessionHooks,
-    options: RequestOptions,
-    given: SessionClientFeatures = {},
-    era: SessionEra = {},
-  ): Promise<Session> {
+  static async open(options: SessionOpenOptions): Promise<Session> {
+    const { server, clientInfo, hooks, era = {}, given = {} } = options;
+    const request = options.request ?? {};
     const protocolVersion = era.protocolVersion ?? 'auto';
     const capabilities = clientCapabilities(eraHandlers(given, false));
-    const context = { method: 'initialize', signal: options.signal, timeoutMs: options.timeoutMs };
-    const negotiated = await negotiateOrFail(
+    const context = { method: 'initialize', signal: request.signal, timeoutMs: request.timeoutMs };
+    const { wire, prior } = await negotiateOrFail(
       {
         server,
-        createTransport,
+        createTransport: options.createTransport,
         ...era,
         protocolVersion,
         clientInfo,
         capabilities,
-        timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-        signal: options.signal,
+        timeoutMs: request.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        signal: request.signal,
+        wireHooks: { tap: options.tap, onLateMessage: () => hooks.onLateMessage?.() },
       },
       given.redact,
     );
-    const { transport, prior } = negotiated;
     // The probe and `initialize` declare the 2025-era handlers; a 2026-07-28 request, those of its era.
     const features = eraHandlers(given, prior?.kind === 'modern');
     const offered = clientCapabilities(features);
     const declared = withOfferedExtensions(offered, prior);
-    noteRequestIds(transport);
     // A pin speaks only its revision; 'auto' keeps the SDK's own list, so the 2025 handshake is unchanged.
     const maxRounds = features.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     const sdk = new Client(clientInfo, {
@@ -165,7 +129,7 @@ export class Session {
       ...(protocolVersion !== 'auto' && { supportedProtocolVersions: [protocolVersion] }),
       inputRequired: { maxRounds },
     });
-    const session = new Session(sdk, transport, server, features.redact);
+    const session = new Session(sdk, wire, server, features.redact);
     session.#elicitations = new Elicitations(server, features);
     // Input rounds of the 2026-07-28 direct path answer elicitations as `elicitation/create` does.
     session.#inputs = { server, answerers: session.#elicitations.answerers(features), maxRounds };
@@ -174,42 +138,43 @@ export class Session {
       if (isSdkLateMessageReport(error)) hooks.onLateMessage?.();
       else hooks.onError(redactError(error, features.redact));
     };
-    sdk.onclose = () => {
+    wire.onClose(() => {
       if (!session.#closing) hooks.onUnexpectedClose(closed(session.#context('connection')));
-      session.#direct?.close();
-    };
+    });
     routeNotifications(sdk, hooks);
     answerServerRequests(sdk, server, features, session.#elicitations);
-    prepareStart(transport, negotiated.started, options.signal);
+    wire.sdk.startWithin(request.signal);
     try {
-      await sdk.connect(transport, { ...sdkOptions(options), ...(prior && { prior }) });
+      await sdk.connect(wire.sdk, { ...sdkOptions(request), ...(prior && { prior }) });
     } catch (error) {
       const failure = refusedVersion(error, server, protocolVersion) ?? session.#fail(error, context);
       hooks.onOpenFailed?.(failure);
       await session.close();
       throw failure;
-    } finally {
-      Reflect.deleteProperty(transport, 'start');
     }
-    for (const report of negotiated.reports) transport.onerror?.(report);
-    if (negotiated.lateProbe) dropLateProbeAnswers(transport);
     const modern = sdk.getProtocolEra() !== 'legacy';
     if (modern && era.probe === 'http')
       session.#toolHeaders = new ToolHeaders((tool) => hooks.onToolExcluded?.(tool));
     // 2026-07-28 calls take the direct path too (modern-calls.ts) unless the funnel is asked for.
-    if (!modern || era.modernCalls !== 'funnel')
-      session.#direct = new DirectRequests(
-        transport,
+    if (!modern || era.modernCalls !== 'funnel') {
+      const direct = new DirectRequests(
+        wire,
         (error) => sdk.onerror?.(error),
-        () => hooks.onLateMessage?.(),
-        modern ? modernWire(sdk, clientInfo, declared, transport) : undefined,
+        modern ? modernWire(sdk, clientInfo, declared, wire.transport) : undefined,
       );
+      session.#direct = direct;
+      wire.claim(DIRECT_ID_PREFIX, direct);
+    }
     const fail = (error: unknown, method: string, toolName?: string) =>
       session.#fail(error, { method, toolName });
     session.#tasks = SessionTasks.of(sdk, offered, session.#direct, session.#inputs, fail);
-    session.#direct?.intercept();
-    if (sdk.getProtocolEra() === 'modern') attachListen(session, sdk, server, hooks, features, options);
+    if (sdk.getProtocolEra() === 'modern') attachListen(session, sdk, server, hooks, features, request);
     return session;
+  }
+
+  /** Calls `listener` once the connection has closed, whoever closed it (the listen stream stops so). */
+  onClose(listener: () => void): void {
+    this.#wire.onClose(listener);
   }
 
   /** The transport's `Mcp-Session-Id`, for Streamable HTTP servers that assign one. */
@@ -360,34 +325,52 @@ export class Session {
     args: Record<string, unknown>,
     options: TaskCallOptions,
   ): Promise<CallToolResult> {
-    const context = {
-      method: 'tools/call',
-      toolName: name,
-      signal: options.signal,
-      timeoutMs: options.timeoutMs,
-    };
     const params = { name, arguments: args };
-    const send = (): Promise<CallToolResult> => {
-      if (!this.#direct) return this.#callThroughFunnel(params, options);
-      if (this.era === 'modern') return this.#callDirectModern(params, options);
-      if (this.#tasks.legacyTask(name, options))
-        return this.#tasks.callLegacy(outboundParams(params), options);
-      return this.#direct.request('tools/call', outboundParams(params), callToolResultSchema, options);
-    };
-    const call = async (): Promise<CallToolResult> => {
-      try {
-        // -32042 "URL elicitation required": the URL handler, then one retry (elicitations.ts).
-        return await this.#elicitations.retrying(send, options.signal);
-      } catch (error) {
-        throw this.#fail(error, context);
-      }
-    };
-    // Lost in flight (2026-07-28 over HTTP): re-sent only for a read-only or idempotent tool (reissue.ts).
-    const result = await withMcpSpan('tools/call', params, this, () =>
-      this.era === 'modern' ? this.#reissuable.call(name, options.signal, call) : call(),
-    );
+    const result = await withMcpSpan('tools/call', params, this, () => this.#callTool(params, options));
     if (result.content === undefined) result.content = [];
     return result;
+  }
+
+  /**
+   * One `tools/call` on the lean path: sent once, with no retry machinery until a failure asks for it: a
+   * -32042 "URL elicitation required" is sent again after the URL handler (elicitations.ts); one lost in
+   * flight (2026-07-28 over HTTP) only for a read-only or idempotent tool (reissue.ts).
+   */
+  async #callTool(
+    params: { name: string; arguments: Record<string, unknown> },
+    options: TaskCallOptions,
+  ): Promise<CallToolResult> {
+    const send = () => this.#sendCall(params, options);
+    try {
+      return await send();
+    } catch (error) {
+      const context = {
+        method: 'tools/call',
+        toolName: params.name,
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+      };
+      const mapped = (failure: unknown) => Promise.reject(this.#fail(failure, context));
+      const first = () => this.#elicitations.recover(error, options.signal, send).catch(mapped);
+      if (this.era !== 'modern') return first();
+      let attempts = 0;
+      return this.#reissuable.call(params.name, options.signal, () =>
+        attempts++ === 0 ? first() : this.#elicitations.retrying(send, options.signal).catch(mapped),
+      );
+    }
+  }
+
+  /** The one `tools/call` of {@link Session.callTool}, by the path this connection takes. */
+  #sendCall(
+    params: { name: string; arguments: Record<string, unknown> },
+    options: TaskCallOptions,
+  ): Promise<CallToolResult> {
+    const direct = this.#direct;
+    if (direct === undefined) return this.#callThroughFunnel(params, options);
+    if (this.era === 'modern') return this.#callDirectModern(params, options);
+    if (this.#tasks.legacyTask(params.name, options))
+      return this.#tasks.callLegacy(outboundParams(params), options);
+    return direct.request('tools/call', outboundParams(params), callToolResultSchema, options);
   }
 
   /** `tools/call` through the SDK's request funnel (2026-era connections; sdk-call.ts). */

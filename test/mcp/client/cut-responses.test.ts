@@ -1,140 +1,182 @@
 /**
- * A response cut mid-way fails that call alone: the server is alive, the session kept, and with
- * reconnection on no other call is aborted, none is retried, and the client does not reconnect. The
- * connection is declared lost only when a transport says so (here: the server stops listening).
+ * A cut response costs only its own call: with many `tools/call`s in flight on one connection, a proxy cuts
+ * every fifth answer mid-body (scripted, not random: the same calls every run), in both eras over Streamable
+ * HTTP. Each cut fails at most its own call (in 2025 as kind `transport`; in 2026-07-28 the tool may not be
+ * re-sent, so kind `transport` with `reissue`), every other call completes with its own answer, and the
+ * connection stays up: no `disconnected`, no `reconnecting`, the client still `connected` and serving.
+ * Over stdio a message cut (half a line) fails its own call alone while the process lives; only a process
+ * that really died mid-line loses the connection.
  */
-import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCPClient } from '../../../src/mcp/client/client.js';
-import { MCPCallError } from '../../../src/mcp/protocol/errors.js';
-import {
-  delay,
-  HttpFixture,
-  initializeResult,
-  openSse,
-  respondJson,
-  textResult,
-} from '../../fixtures/http-server.js';
+import type { MCPCallError } from '../../../src/mcp/protocol/errors.js';
+import { type Era2026HttpServer, startEra2026Http } from '../../fixtures/era2026/http-server.js';
+import { type EverythingServer, startEverything } from '../../fixtures/http-everything.js';
+import { type ScriptedProxy, startScriptedProxy } from '../../fixtures/scripted-proxy.js';
+import { ROOT } from '../../helpers.js';
 
-const open: { client: MCPClient; fixture: HttpFixture }[] = [];
-afterEach(async () => {
-  for (const { client, fixture } of open.splice(0)) {
-    await client.disconnect();
-    await fixture.close();
-  }
+const MISBEHAVING = {
+  command: process.execPath,
+  args: [path.join(ROOT, 'test/fixtures/misbehaving-server.mjs')],
+};
+
+const CALLS = 50;
+const CUT_EVERY = 5;
+
+/** Cuts the answer of every `CUT_EVERY`-th `tools/call` the proxy sees, counting from the first. */
+function cutEveryFifthCall(proxy: ScriptedProxy): () => number {
+  let seen = 0;
+  let cuts = 0;
+  proxy.script = (message) => {
+    if (message.method !== 'tools/call') return undefined;
+    seen += 1;
+    if (seen % CUT_EVERY !== 0) return undefined;
+    cuts += 1;
+    return { cut: {} };
+  };
+  return () => cuts;
+}
+
+/** Runs `CALLS` calls at once and counts what happened to the connection meanwhile. */
+async function burst(
+  mcp: MCPClient,
+  call: (n: number) => Promise<string>,
+): Promise<{ answered: number; failed: MCPCallError[]; events: string[] }> {
+  const events: string[] = [];
+  for (const event of ['disconnected', 'reconnecting', 'reconnected'] as const)
+    mcp.on(event, () => events.push(event));
+  const outcomes = await Promise.allSettled(Array.from({ length: CALLS }, (_, n) => call(n)));
+  const answered = outcomes.filter((o) => o.status === 'fulfilled').length;
+  const failed = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as MCPCallError] : []));
+  return { answered, failed, events };
+}
+
+describe('cut responses over Streamable HTTP, 2025 era (server-everything)', () => {
+  let everything: EverythingServer;
+  let proxy: ScriptedProxy;
+  beforeAll(async () => {
+    everything = await startEverything('streamableHttp');
+    proxy = await startScriptedProxy(everything.url);
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await everything.stop();
+  });
+
+  it('fails one call per cut, the others answered, no disconnect', async () => {
+    const mcp = MCPClient.fromUrl(proxy.url, {
+      name: 'cut',
+      protocolVersion: '2025-11-25',
+      reconnect: { enabled: true, initialDelayMs: 10 },
+    });
+    try {
+      await mcp.connect();
+      const cuts = cutEveryFifthCall(proxy);
+      const { answered, failed, events } = await burst(mcp, async (n) => {
+        const result = await mcp.callTool('echo', { message: `m${n}` });
+        const [block] = result.content as { text: string }[];
+        expect(block?.text).toBe(`Echo: m${n}`);
+        return block?.text ?? '';
+      });
+      expect(cuts()).toBe(CALLS / CUT_EVERY);
+      expect(failed.length).toBeLessThanOrEqual(cuts());
+      expect(answered).toBe(CALLS - failed.length);
+      expect(failed.map((error) => [error.kind, error.method])).toEqual(
+        failed.map(() => ['transport', 'tools/call']),
+      );
+      expect(events).toEqual([]);
+      expect(mcp.getState()).toBe('connected');
+      proxy.script = () => undefined;
+      expect((await mcp.callTool('echo', { message: 'after' })).content).toEqual([
+        { type: 'text', text: 'Echo: after' },
+      ]);
+    } finally {
+      await mcp.disconnect();
+    }
+  });
 });
 
-/** Sends the start of a JSON answer promising more, then cuts the connection. */
-async function cutJson(res: ServerResponse, id: unknown): Promise<void> {
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4096' });
-  res.write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[`);
-  await delay(10);
-  res.socket?.destroy();
-}
+describe('cut responses over Streamable HTTP, 2026-07-28', () => {
+  let server: Era2026HttpServer;
+  let proxy: ScriptedProxy;
+  beforeAll(async () => {
+    server = await startEra2026Http({ modernOnly: true });
+    proxy = await startScriptedProxy(server.url);
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await server.close();
+  });
 
-/** Opens an SSE answer, sends half an event, then cuts the connection. */
-async function cutSse(res: ServerResponse, id: unknown): Promise<void> {
-  openSse(res);
-  res.write(`data: {"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{`);
-  await delay(10);
-  res.socket?.destroy();
-}
-
-describe('responses cut mid-way, reconnection on', () => {
-  it('cost exactly the cut calls: no other call fails, none is retried, no reconnect', async () => {
-    const M = 40;
-    const fixture = await HttpFixture.start();
-    fixture.onMethod('tools/call', async (_req, res, message) => {
-      const i = (message.params?.arguments as { i?: number } | undefined)?.i ?? 1;
-      await delay(20); // every call in flight at once
-      if (i % 10 === 0) return cutJson(res, message.id);
-      if (i % 10 === 5) return cutSse(res, message.id);
-      respondJson(res, { jsonrpc: '2.0', id: message.id, result: textResult(`ok ${i}`) });
-    });
-    const client = MCPClient.fromUrl(fixture.url, {
+  it('fails one call per cut (a tool that may have run is not re-sent), the others answered, no disconnect', async () => {
+    const mcp = MCPClient.fromUrl(proxy.url, {
       name: 'cut',
-      transport: 'streamable-http',
-      reconnect: { enabled: true, initialDelayMs: 10, maxDelayMs: 20, maxRetries: 3 },
+      reconnect: { enabled: true, initialDelayMs: 10 },
     });
-    open.push({ client, fixture });
-    const events: string[] = [];
-    for (const name of ['disconnected', 'reconnecting', 'reconnected'] as const)
-      client.on(name, () => events.push(name));
-    await client.connect();
-    const outcomes = await Promise.allSettled(
-      Array.from({ length: M }, (_, i) => client.callTool('echo', { i }, { timeoutMs: 20_000 })),
-    );
-    const failed = outcomes.flatMap((outcome, i) => (outcome.status === 'rejected' ? [i] : []));
-    const kinds = outcomes.flatMap((outcome) =>
-      outcome.status === 'rejected' ? [(outcome.reason as MCPCallError).kind] : [],
-    );
-    expect(failed).toEqual([0, 5, 10, 15, 20, 25, 30, 35]);
-    expect(kinds).toEqual(Array.from({ length: 8 }, () => 'transport'));
-    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(M - 8);
-    expect(outcomes[1]).toEqual({
-      status: 'fulfilled',
-      value: { content: [{ type: 'text', text: 'ok 1' }] },
-    });
-    expect(fixture.requestsFor('POST', 'tools/call')).toHaveLength(M);
-    expect(fixture.requestsFor('POST', 'initialize')).toHaveLength(1);
-    expect(events).toEqual([]);
-    expect(client.getState()).toBe('connected');
+    try {
+      await mcp.connect();
+      expect(mcp.getProtocolVersion()).toBe('2026-07-28');
+      const cuts = cutEveryFifthCall(proxy);
+      const { answered, failed, events } = await burst(mcp, async (n) => {
+        const result = await mcp.callTool('echo', { text: `m${n}` });
+        expect(result.content).toEqual([{ type: 'text', text: `echo: m${n}` }]);
+        return `m${n}`;
+      });
+      expect(cuts()).toBe(CALLS / CUT_EVERY);
+      expect(failed.length).toBeLessThanOrEqual(cuts());
+      expect(answered).toBe(CALLS - failed.length);
+      expect(failed.map((error) => [error.kind, error.reissue])).toEqual(
+        failed.map(() => ['transport', true]),
+      );
+      expect(events).toEqual([]);
+      expect(mcp.getState()).toBe('connected');
+    } finally {
+      await mcp.disconnect();
+    }
+  });
+});
+
+describe('a cut message over stdio (the misbehaving server)', () => {
+  it('fails its own call alone while the process lives: the others answered, no disconnect', async () => {
+    const mcp = MCPClient.fromStdio(MISBEHAVING, { reconnect: { enabled: true, initialDelayMs: 10 } });
+    try {
+      await mcp.connect();
+      const { answered, failed, events } = await burst(mcp, async (n) => {
+        if (n % CUT_EVERY === 0) {
+          await mcp.callTool('cut-line', {}, { timeoutMs: 1_000 });
+          return 'cut';
+        }
+        const result = await mcp.callTool('echo', { text: `m${n}` });
+        expect(result.content).toEqual([{ type: 'text', text: `echo: m${n}` }]);
+        return `m${n}`;
+      });
+      expect(failed.map((error) => [error.kind, error.toolName])).toEqual(
+        Array.from({ length: CALLS / CUT_EVERY }, () => ['timeout', 'cut-line']),
+      );
+      expect(answered).toBe(CALLS - CALLS / CUT_EVERY);
+      expect(events).toEqual([]);
+      expect(mcp.getState()).toBe('connected');
+    } finally {
+      await mcp.disconnect();
+    }
   });
 
-  it('a server that stops listening is a lost connection: the pending call waits for the reconnection', async () => {
-    const fixture = await HttpFixture.start();
-    const client = MCPClient.fromUrl(fixture.url, {
-      name: 'gone',
-      transport: 'streamable-http',
-      reconnect: { enabled: true, initialDelayMs: 10, maxDelayMs: 20, maxRetries: 2 },
-    });
-    open.push({ client, fixture });
-    const events: string[] = [];
-    for (const name of ['disconnected', 'reconnecting'] as const) client.on(name, () => events.push(name));
-    client.on('error', () => events.push('error'));
-    await client.connect();
-    await fixture.close();
-    const error = (await client.callTool('echo', {}, { timeoutMs: 20_000 }).catch((e) => e)) as MCPCallError;
-    expect(error).toBeInstanceOf(MCPCallError);
-    // The call waited for the reconnection, which gave up: it fails with the last attempt's error.
-    expect(error).toMatchObject({
-      kind: 'transport',
-      message: expect.stringMatching(/^MCP server "gone": tools\/call "echo" failed: connect ECONNREFUSED /),
-    });
-    expect(events).toEqual(['disconnected', 'reconnecting', 'reconnecting', 'error']);
-    expect(client.getState()).toBe('failed');
-  });
-
-  it('a call caught by the teardown of a lost session fails as connection_closed, and is retried like one', async () => {
-    const fixture = await HttpFixture.start();
-    let sessions = 0;
-    fixture.onMethod('initialize', (_req, res, message) => {
-      sessions++;
-      respondJson(res, initializeResult(message), { 'mcp-session-id': `s${sessions}` });
-    });
-    fixture.onMethod('tools/call', async (req, res, message) => {
-      const name = message.params?.name;
-      if (req.headers['mcp-session-id'] === 's1' && name === 'expire') {
-        await delay(50); // once `slow` is in flight
-        res.writeHead(404).end();
-        return;
-      }
-      if (req.headers['mcp-session-id'] === 's1') return; // held open, never answered
-      respondJson(res, { jsonrpc: '2.0', id: message.id, result: textResult(`${name} on s${sessions}`) });
-    });
-    const client = MCPClient.fromUrl(fixture.url, {
-      name: 'teardown',
-      transport: 'streamable-http',
-      reconnect: { enabled: true, initialDelayMs: 10, maxDelayMs: 20, maxRetries: 3 },
-    });
-    open.push({ client, fixture });
-    await client.connect();
-    const once = client.callTool('slow', {}, { timeoutMs: 20_000, retryOnReconnect: false }).catch((e) => e);
-    const retried = client.callTool('slow', {}, { timeoutMs: 20_000 });
-    const expired = client.callTool('expire', {}, { timeoutMs: 20_000 });
-    expect(await once).toMatchObject({ name: 'MCPCallError', kind: 'connection_closed' });
-    expect(await retried).toEqual({ content: [{ type: 'text', text: 'slow on s2' }] });
-    expect(await expired).toEqual({ content: [{ type: 'text', text: 'expire on s2' }] });
-    expect(sessions).toBe(2);
+  it('is a lost connection when the process died mid-line: the call fails as lost, and the client reconnects', async () => {
+    const mcp = MCPClient.fromStdio(MISBEHAVING, { reconnect: { enabled: true, initialDelayMs: 10 } });
+    try {
+      await mcp.connect();
+      const reconnected = new Promise((resolve) => mcp.once('reconnected', resolve));
+      const error = await mcp
+        .callTool('die-mid-line', {}, { retryOnReconnect: false })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ kind: 'connection_closed', exitCode: 1 });
+      await reconnected;
+      expect((await mcp.callTool('echo', { text: 'again' })).content).toEqual([
+        { type: 'text', text: 'echo: again' },
+      ]);
+    } finally {
+      await mcp.disconnect();
+    }
   });
 });

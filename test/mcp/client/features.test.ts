@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCPClient, type MCPClientOptions } from '../../../src/mcp/client/client.js';
 import type { CreateMessageParams, ElicitParams, ServerLogMessage } from '../../../src/mcp/protocol/types.js';
-import { applyElicitationDefaults } from '../../../src/mcp/session/server-requests.js';
+import { applyElicitationDefaults } from '../../../src/mcp/session/engine/server-requests.js';
 import { everythingStdio, waitUntil } from '../../helpers.js';
 
 const open: MCPClient[] = [];

@@ -2,7 +2,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCPClient, type MCPClientOptions } from '../../../src/mcp/client/client.js';
 import { MCPCallError } from '../../../src/mcp/protocol/errors.js';
-import type { MCPUrlElicitation, MCPUrlElicitationAction } from '../../../src/mcp/session/server-requests.js';
+import type {
+  MCPUrlElicitation,
+  MCPUrlElicitationAction,
+} from '../../../src/mcp/session/engine/server-requests.js';
 import { ROOT, readLog, tempDir } from '../../helpers.js';
 
 const FIXTURE_2025 = path.join(ROOT, 'test', 'fixtures', 'url-elicitation-server.mjs');

@@ -9,7 +9,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MCPCallError } from '../../../src/mcp/protocol/errors.js';
 import type { Progress } from '../../../src/mcp/protocol/types.js';
-import type { SessionEra } from '../../../src/mcp/session/negotiate.js';
+import type { SessionEra } from '../../../src/mcp/session/negotiation/negotiate.js';
 import { Session, type SessionClientFeatures, type SessionHooks } from '../../../src/mcp/session/session.js';
 import { StreamableHTTPTransport } from '../../../src/mcp/transports/http/streamable-http.js';
 import { StdioTransport } from '../../../src/mcp/transports/stdio/stdio-transport.js';
@@ -78,7 +78,15 @@ async function open(fixture: Fixture, calls: 'direct' | 'funnel', features: Sess
     probe: fixture.startsWith('stdio') ? 'stdio' : 'http',
     modernCalls: calls,
   };
-  const session = await Session.open('test', CLIENT, create, hooks, { timeoutMs: 20_000 }, features, era);
+  const session = await Session.open({
+    server: 'test',
+    clientInfo: CLIENT,
+    createTransport: create,
+    hooks,
+    request: { timeoutMs: 20_000 },
+    given: features,
+    era,
+  });
   sessions.push(session);
   expect(session.protocolVersion).toBe('2026-07-28');
   return { session, sent };

@@ -8,7 +8,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MCPStdioServer } from '../../../src/mcp/config/server-spec.js';
 import { MCPCallError } from '../../../src/mcp/protocol/errors.js';
-import type { SessionEra } from '../../../src/mcp/session/negotiate.js';
+import type { SessionEra } from '../../../src/mcp/session/negotiation/negotiate.js';
 import { Session, type SessionHooks } from '../../../src/mcp/session/session.js';
 import { StdioTransport } from '../../../src/mcp/transports/stdio/stdio-transport.js';
 import { everythingStdio, ROOT, scripted } from '../../helpers.js';
@@ -37,15 +37,14 @@ async function open(server: MCPStdioServer, era: SessionEra, timeoutMs = 20_000)
     transports.push(transport);
     return transport;
   };
-  const opening = Session.open(
-    'test',
-    { name: 'test', version: '1.0.0' },
-    create,
+  const opening = Session.open({
+    server: 'test',
+    clientInfo: { name: 'test', version: '1.0.0' },
+    createTransport: create,
     hooks,
-    { timeoutMs },
-    {},
+    request: { timeoutMs },
     era,
-  );
+  });
   const session = await opening;
   sessions.push(session);
   return { session, transports, sent };
@@ -183,19 +182,18 @@ describe('negotiation over stdio', () => {
 
   it('fails a 2026-07-28 pin against a 2025 server with kind protocol, no initialize sent', async () => {
     const transports: StdioTransport[] = [];
-    const error = await Session.open(
-      'test',
-      { name: 'test', version: '1.0.0' },
-      () => {
+    const error = await Session.open({
+      server: 'test',
+      clientInfo: { name: 'test', version: '1.0.0' },
+      createTransport: () => {
         const transport = new StdioTransport({ ...scripted(), serverName: 'test' });
         transports.push(transport);
         return transport;
       },
       hooks,
-      { timeoutMs: 20_000 },
-      {},
-      { probe: 'stdio', protocolVersion: '2026-07-28' },
-    ).catch((e: unknown) => e);
+      request: { timeoutMs: 20_000 },
+      era: { probe: 'stdio', protocolVersion: '2026-07-28' },
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'protocol', method: 'server/discover' });
     expect(transports.map((t) => t.closeInfo?.kind)).toEqual(['not_connected']);
   });

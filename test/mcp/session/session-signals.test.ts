@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCPClient } from '../../../src/mcp/client/client.js';
 import { MCPCallError } from '../../../src/mcp/protocol/errors.js';
-import { anyObjectSchema } from '../../../src/mcp/session/result-checks.js';
+import { anyObjectSchema } from '../../../src/mcp/session/engine/result-checks.js';
 import { Session, type SessionHooks } from '../../../src/mcp/session/session.js';
 import { StdioTransport } from '../../../src/mcp/transports/stdio/stdio-transport.js';
 import { ROOT, scripted } from '../../helpers.js';
@@ -48,13 +48,13 @@ describe('a closed session', () => {
       onError: () => {},
     };
     const server = scripted();
-    const session = await Session.open(
-      'scripted',
-      { name: 'test', version: '1.0.0' },
-      () => new StdioTransport({ ...server, serverName: 'scripted' }),
+    const session = await Session.open({
+      server: 'scripted',
+      clientInfo: { name: 'test', version: '1.0.0' },
+      createTransport: () => new StdioTransport({ ...server, serverName: 'scripted' }),
       hooks,
-      { timeoutMs: 10_000 },
-    );
+      request: { timeoutMs: 10_000 },
+    });
     await session.close();
     const viaSdk = await session.request('ping', {}, anyObjectSchema, {}).catch((e: unknown) => e);
     const direct = await session.callTool('echo', { text: 'x' }, {}).catch((e: unknown) => e);

@@ -103,14 +103,16 @@ export function requestFailure(signal: AbortSignal, context: HttpErrorContext, e
 
 /**
  * `failure` of a 2026-era request, marked `reissue` when the request was lost in flight: its 2xx answer had
- * begun and broke (a reset socket, say) before the response (MCP spec 2026-07-28, "Key Changes" 9).
+ * begun and broke (a reset socket, say) before the response (MCP spec 2026-07-28, "Key Changes" 9). An
+ * answer whose headers came but whose status is not recorded yet is a `200 application/json` one whose body
+ * undici was reading (undici.ts reads only those itself).
  */
 export function lostInFlight(state: RequestState, failure: unknown): unknown {
+  const began = state.status === 0 ? state.answered : state.status >= 200 && state.status < 300;
   const broken =
     state.modern &&
     !state.responded &&
-    state.status >= 200 &&
-    state.status < 300 &&
+    began &&
     failure instanceof MCPCallError &&
     failure.kind === 'transport' &&
     failure.reissue !== true;

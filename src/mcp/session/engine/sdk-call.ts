@@ -5,9 +5,9 @@
  * this one stays as its reference (`SessionEra.modernCalls: 'funnel'`, the parity tests and the bench).
  */
 import { type Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import type { CallToolResult } from '../protocol/types.js';
+import type { CallToolResult } from '../../protocol/types.js';
+import type { RequestOptions } from '../request-options.js';
 import { sdkOptions } from './request-extras.js';
-import type { RequestOptions } from './request-options.js';
 import { callToolResultSchema } from './result-checks.js';
 
 /** A `tools/call` as the funnel sends it: params (log level already in `_meta`) and extra HTTP headers. */

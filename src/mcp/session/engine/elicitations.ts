@@ -5,8 +5,8 @@
  * `notifications/elicitation/complete` passed on for the elicitations the user accepted.
  */
 import { type Client, ProtocolError } from '@modelcontextprotocol/client';
-import { isRecord } from '../../core/json.js';
-import type { ElicitParams, ElicitResult } from '../protocol/types.js';
+import { isRecord } from '../../../core/json.js';
+import type { ElicitParams, ElicitResult } from '../../protocol/types.js';
 import {
   applyElicitationDefaults,
   type MCPServerRequestHandlers,
@@ -111,13 +111,22 @@ export class Elicitations {
     try {
       return await send();
     } catch (error) {
-      const listed = requiredUrlElicitations(error);
-      if (listed === undefined || listed.length === 0 || !this.#handlers.onUrlElicitation) throw error;
-      for (const elicitation of listed) {
-        if ((await this.#ask(elicitation, signal ?? NEVER)) !== 'accept') throw error;
-        signal?.throwIfAborted();
-      }
-      return send();
+      return this.recover(error, signal, send);
     }
+  }
+
+  /**
+   * What {@link Elicitations.retrying} does once `send` has failed with `error`: for the lean path, which
+   * runs no retry machinery until a failure asks for it.
+   * @throws `error` unless it is a -32042 the handler accepted, then what the second `send` throws.
+   */
+  async recover<T>(error: unknown, signal: AbortSignal | undefined, send: () => Promise<T>): Promise<T> {
+    const listed = requiredUrlElicitations(error);
+    if (listed === undefined || listed.length === 0 || !this.#handlers.onUrlElicitation) throw error;
+    for (const elicitation of listed) {
+      if ((await this.#ask(elicitation, signal ?? NEVER)) !== 'accept') throw error;
+      signal?.throwIfAborted();
+    }
+    return send();
   }
 }

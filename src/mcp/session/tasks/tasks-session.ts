@@ -4,14 +4,14 @@
  * `tools/call` runs as a task. The drivers are tasks-legacy.ts, tasks-modern.ts and tasks-run.ts.
  */
 import type { Client } from '@modelcontextprotocol/client';
-import { isRecord } from '../../core/json.js';
-import { MCPCallError } from '../protocol/errors.js';
-import { type MCPTask, type MCPTaskSupport, readTask } from '../protocol/tasks.js';
-import type { CallToolResult, MCPToolDefinition } from '../protocol/types.js';
-import type { DirectRequests } from './calls.js';
-import type { InputRoundsContext } from './modern-calls.js';
-import type { RequestOptions } from './request-options.js';
-import { anyObjectSchema } from './result-checks.js';
+import { isRecord } from '../../../core/json.js';
+import { MCPCallError } from '../../protocol/errors.js';
+import { type MCPTask, type MCPTaskSupport, readTask } from '../../protocol/tasks.js';
+import type { CallToolResult, MCPToolDefinition } from '../../protocol/types.js';
+import type { InputRoundsContext } from '../engine/modern-calls.js';
+import { anyObjectSchema } from '../engine/result-checks.js';
+import type { RequestOptions } from '../request-options.js';
+import type { DirectRequests } from '../wire/calls.js';
 import {
   createLegacyTask,
   type LegacyTaskCapabilities,

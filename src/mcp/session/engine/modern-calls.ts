@@ -30,12 +30,12 @@ import {
   SdkErrorCode,
   type StandardSchemaV1,
 } from '@modelcontextprotocol/client';
-import { isRecord } from '../../core/json.js';
-import type { CreateMessageParams, ElicitParams, Implementation } from '../protocol/types.js';
-import type { AgentwireTransport } from '../transports/transport.js';
-import { abortError, checkResult, type DirectRequests, type ModernWire } from './calls.js';
+import { isRecord } from '../../../core/json.js';
+import type { CreateMessageParams, ElicitParams, Implementation } from '../../protocol/types.js';
+import type { AgentwireTransport } from '../../transports/transport.js';
+import type { RequestOptions } from '../request-options.js';
+import { abortError, checkResult, type DirectRequests, type ModernWire } from '../wire/calls.js';
 import { InputHandlerError } from './input-handler-error.js';
-import type { RequestOptions } from './request-options.js';
 import type { RequestAnswerers } from './sdk-wiring.js';
 import { applyElicitationDefaults } from './server-requests.js';
 

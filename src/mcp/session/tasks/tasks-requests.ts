@@ -10,13 +10,13 @@
  * not declare is refused here, before anything is sent.
  */
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { isRecord } from '../../core/json.js';
-import { MCPCallError } from '../protocol/errors.js';
-import { type MCPTask, readTask } from '../protocol/tasks.js';
-import type { DirectRequests } from './calls.js';
-import { walkPages } from './pagination.js';
-import type { RequestOptions } from './request-options.js';
-import { anyObjectSchema, listPageSchema } from './result-checks.js';
+import { isRecord } from '../../../core/json.js';
+import { MCPCallError } from '../../protocol/errors.js';
+import { type MCPTask, readTask } from '../../protocol/tasks.js';
+import { anyObjectSchema, listPageSchema } from '../engine/result-checks.js';
+import { walkPages } from '../pagination.js';
+import type { RequestOptions } from '../request-options.js';
+import type { DirectRequests } from '../wire/calls.js';
 import type { LegacyTaskCapabilities } from './tasks-legacy.js';
 import { TASKS_EXTENSION, withTasksDeclared } from './tasks-modern.js';
 

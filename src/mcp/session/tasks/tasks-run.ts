@@ -13,13 +13,13 @@
  * progress show a task's too.
  */
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { MCPCallError } from '../protocol/errors.js';
-import { isTerminalStatus, type MCPTask } from '../protocol/tasks.js';
-import type { CallToolResult } from '../protocol/types.js';
-import { DEFAULT_TASK_TIMEOUT_MS, type MCPToolCallOptions } from './call-options.js';
-import { abortError } from './calls.js';
-import { lostInFlight } from './reissue.js';
-import type { RequestOptions } from './request-options.js';
+import { MCPCallError } from '../../protocol/errors.js';
+import { isTerminalStatus, type MCPTask } from '../../protocol/tasks.js';
+import type { CallToolResult } from '../../protocol/types.js';
+import { DEFAULT_TASK_TIMEOUT_MS, type MCPToolCallOptions } from '../call-options.js';
+import { lostInFlight } from '../engine/reissue.js';
+import type { RequestOptions } from '../request-options.js';
+import { abortError } from '../wire/calls.js';
 
 /** The poll interval when the server suggests none, in ms. */
 export const DEFAULT_POLL_INTERVAL_MS = 1_000;

@@ -14,12 +14,12 @@
  * `tasks.requests.tools.call` ("Tool-Level Negotiation" 1), `tasks/cancel` only with `tasks.cancel`
  * ("Capabilities > Server Capabilities").
  */
-import { isRecord } from '../../core/json.js';
-import { readTask } from '../protocol/tasks.js';
-import type { CallToolResult } from '../protocol/types.js';
-import type { DirectRequests } from './calls.js';
-import type { RequestOptions } from './request-options.js';
-import { anyObjectSchema, callToolResultSchema, structuralSchema } from './result-checks.js';
+import { isRecord } from '../../../core/json.js';
+import { readTask } from '../../protocol/tasks.js';
+import type { CallToolResult } from '../../protocol/types.js';
+import { anyObjectSchema, callToolResultSchema, structuralSchema } from '../engine/result-checks.js';
+import type { RequestOptions } from '../request-options.js';
+import type { DirectRequests } from '../wire/calls.js';
 import type { TaskPoll, TaskWire } from './tasks-run.js';
 
 /** What the server's `tasks` capability allows (MCP spec 2025-11-25, "Tasks > Capabilities"). */

@@ -10,8 +10,8 @@
  *   its side effects, so the call fails with `MCPCallError` kind `transport`, `reissue: true`, its reason
  *   saying the tool may or may not have run; the caller decides whether to call again.
  */
-import { MCPCallError } from '../protocol/errors.js';
-import type { MCPToolDefinition } from '../protocol/types.js';
+import { MCPCallError } from '../../protocol/errors.js';
+import type { MCPToolDefinition } from '../../protocol/types.js';
 
 /** The methods re-issued once after a broken response stream: they read, and change nothing. */
 const READS = new Set([

@@ -3,10 +3,10 @@
  * 2026-07-28 era carries in every request's `_meta` instead of `logging/setLevel`, and W3C trace context.
  */
 import { LOG_LEVEL_META_KEY, type RequestOptions as SdkRequestOptions } from '@modelcontextprotocol/client';
-import type { LoggingLevel } from '../protocol/types.js';
-import { progressOf } from './calls.js';
-import type { RequestOptions } from './request-options.js';
-import { activeTraceContext } from './trace-context.js';
+import type { LoggingLevel } from '../../protocol/types.js';
+import type { RequestOptions } from '../request-options.js';
+import { activeTraceContext } from '../trace-context.js';
+import { progressOf } from '../wire/calls.js';
 
 /**
  * Our request options as the SDK's, without `undefined` keys. A progress token is attached whenever progress can

@@ -9,7 +9,7 @@ import type {
   ElicitParams,
   ElicitResult,
   Root,
-} from '../protocol/types.js';
+} from '../../protocol/types.js';
 
 /** What a server-request handler receives besides the params. */
 export interface ServerRequestContext {

@@ -1,9 +1,11 @@
 /**
- * The client's memory of which era an HTTP origin speaks, so that a reconnect does not probe again (MCP spec
- * 2026-07-28, "Basic > Versioning > Backward Compatibility": a client caches the era "for the lifetime of
- * the server process (stdio) or origin (HTTP)" and re-probes if it later fails).
+ * The client's memory of which era a server speaks, by HTTP origin or stdio command line, so that a
+ * reconnect does not probe again (MCP spec 2026-07-28, "Basic > Versioning > Backward Compatibility": a
+ * client caches the era "for the lifetime of the server process (stdio) or origin (HTTP)", MAY keep it
+ * "across restarts of the same server configuration", and re-probes if it later fails).
  *
- * - A legacy verdict sends `initialize` at once: no `server/discover` POST, no extra round trip.
+ * - A legacy verdict sends `initialize` at once: no `server/discover`, no extra round trip, and for a stdio
+ *   server that ignores the probe no wait for its bound.
  * - A modern verdict probes at the revision agreed before (no -32022 correction round), or, while its
  *   `DiscoverResult` is fresh (its `ttlMs`, MCP spec 2026-07-28, "Server > Utilities > Caching"), adopts
  *   that result and sends nothing.
@@ -13,8 +15,8 @@
  * `MCPClient` and lives as long as it.
  */
 import type { DiscoverResult, PriorDiscovery } from '@modelcontextprotocol/client';
-import { MCPCallError } from '../protocol/errors.js';
-import { MAX_CACHE_TTL_MS } from './request-options.js';
+import { MCPCallError } from '../../protocol/errors.js';
+import { MAX_CACHE_TTL_MS } from '../request-options.js';
 
 /** What an origin was found to speak. */
 export type EraVerdict =
@@ -41,7 +43,7 @@ export class EraVerdicts {
   /** The origins whose stored verdict the connect under way relied on. */
   readonly #used = new Set<string>();
 
-  /** The slot of `origin` (e.g. `http://127.0.0.1:3000`). */
+  /** The slot of `origin` (e.g. `http://127.0.0.1:3000`, or a stdio command line). */
   slot(origin: string): VerdictSlot {
     return {
       get: () => {

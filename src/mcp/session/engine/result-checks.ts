@@ -7,8 +7,8 @@
  * These checks look at exactly those fields and leave everything else as the server sent it.
  */
 import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
-import { isRecord } from '../../core/json.js';
-import type { CallToolResult, MCPToolDefinition } from '../protocol/types.js';
+import { isRecord } from '../../../core/json.js';
+import type { CallToolResult, MCPToolDefinition } from '../../protocol/types.js';
 
 /**
  * One page of a list result (`tools/list`, `resources/list`, …): the items under `key`, and the cursor for the

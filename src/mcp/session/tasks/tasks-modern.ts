@@ -18,13 +18,13 @@ import {
   SdkError,
   SdkErrorCode,
 } from '@modelcontextprotocol/client';
-import { isRecord } from '../../core/json.js';
-import { readTask } from '../protocol/tasks.js';
-import type { CallToolResult } from '../protocol/types.js';
-import { checkResult, type DirectRequests } from './calls.js';
-import { fulfil, type InputRoundsContext } from './modern-calls.js';
-import type { RequestOptions } from './request-options.js';
-import { callToolResultSchema } from './result-checks.js';
+import { isRecord } from '../../../core/json.js';
+import { readTask } from '../../protocol/tasks.js';
+import type { CallToolResult } from '../../protocol/types.js';
+import { fulfil, type InputRoundsContext } from '../engine/modern-calls.js';
+import { callToolResultSchema } from '../engine/result-checks.js';
+import type { RequestOptions } from '../request-options.js';
+import { checkResult, type DirectRequests } from '../wire/calls.js';
 import type { TaskPoll, TaskWire } from './tasks-run.js';
 
 /** The tasks extension's identifier (MCP extension "Tasks"). */

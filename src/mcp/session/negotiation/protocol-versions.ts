@@ -3,7 +3,7 @@
  * among them (MCP spec 2026-07-28, "Basic > Versioning"): the modern era (2026-07-28 on) is stateless and
  * negotiated through `server/discover`; the legacy era (2024-11-05 … 2025-11-25) through `initialize`.
  */
-import { MCPCallError } from '../protocol/errors.js';
+import { MCPCallError } from '../../protocol/errors.js';
 
 /** Revisions of the modern (stateless, `server/discover`) era that agentwire speaks, most preferred first. */
 export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;

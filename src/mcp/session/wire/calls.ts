@@ -30,10 +30,10 @@ import {
   SdkErrorCode,
   type StandardSchemaV1,
 } from '@modelcontextprotocol/client';
-import { isRecord } from '../../core/json.js';
-import type { Progress } from '../protocol/types.js';
-import type { AgentwireTransport } from '../transports/transport.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
+import { isRecord } from '../../../core/json.js';
+import type { Progress } from '../../protocol/types.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from '../request-options.js';
+import type { Correlator, Wire } from './wire.js';
 
 /** What a pending request does with what arrives for it. */
 interface PendingRequest {
@@ -42,7 +42,8 @@ interface PendingRequest {
   fail(error: unknown): void;
 }
 
-const ID_PREFIX = 'aw-';
+/** The direct path's id space on the wire (wire.ts): `aw-1`, `aw-2`, … */
+export const DIRECT_ID_PREFIX = 'aw-';
 
 /** How requests travel on a 2026-07-28 connection. */
 export interface ModernWire {
@@ -52,11 +53,14 @@ export interface ModernWire {
   streamCloseCancels: boolean;
 }
 
-/** Pending direct requests of one connection, by id. */
-export class DirectRequests {
-  readonly #transport: AgentwireTransport;
+/**
+ * Pending direct requests of one connection, by id: the correlator of the `aw-` id space on the wire, which
+ * hands it the responses and progress of its requests, at once and in wire order (the transports deliver in
+ * wire order, transports/wire-order.ts), and tells it of late ones itself.
+ */
+export class DirectRequests implements Correlator {
+  readonly #wire: Wire;
   readonly #onError: (error: Error) => void;
-  readonly #onLateMessage: () => void;
   readonly #pending = new Map<string, PendingRequest>();
   readonly #modern: ModernWire | undefined;
   #lastId = 0;
@@ -64,19 +68,12 @@ export class DirectRequests {
 
   /**
    * @param onError - receives failures that belong to no call (a cancellation that could not be sent).
-   * @param onLateMessage - told of a response or progress for a call no longer pending (see `take`).
    * @param modern - on a 2026-07-28 connection: the envelope and how cancellation travels.
    */
-  constructor(
-    transport: AgentwireTransport,
-    onError: (error: Error) => void,
-    onLateMessage: () => void,
-    modern?: ModernWire,
-  ) {
+  constructor(wire: Wire, onError: (error: Error) => void, modern?: ModernWire) {
     this.#modern = modern;
-    this.#transport = transport;
+    this.#wire = wire;
     this.#onError = onError;
-    this.#onLateMessage = onLateMessage;
   }
 
   /**
@@ -110,7 +107,7 @@ export class DirectRequests {
     if (this.#closed) return Promise.reject(notConnected());
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(abortError(signal.reason));
-    const id = `${ID_PREFIX}${++this.#lastId}`;
+    const id = `${DIRECT_ID_PREFIX}${++this.#lastId}`;
     const wantsProgress = options.onprogress !== undefined || options.resetTimeoutOnProgress === true;
     const modern = this.#modern;
     const sent = wantsProgress ? withProgressToken(params, id) : params;
@@ -180,50 +177,28 @@ export class DirectRequests {
       });
       const sendOptions =
         headers || requestAbort ? { headers, requestSignal: requestAbort?.signal } : undefined;
-      this.#transport.send(message, sendOptions).catch(fail);
+      this.#wire.send(message, sendOptions).catch(fail);
     });
   }
 
-  /**
-   * Puts {@link take} in front of the transport's `onmessage` (the SDK's): this request path sees the
-   * responses and progress of its requests first. The transport delivers in wire order
-   * (transports/wire-order.ts) and these are handled at once, so order holds without a hop of our own.
-   */
-  intercept(): void {
-    const deliver = this.#transport.onmessage;
-    if (!deliver) return;
-    this.#transport.onmessage = (message, extra) => {
-      if (!this.take(message)) deliver(message, extra);
-    };
+  /** The response to direct request `id` (see {@link Correlator.answer}). */
+  answer(id: string, response: Record<string, unknown>): boolean {
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return false;
+    pending.answer(response);
+    return true;
   }
 
-  /**
-   * Takes an inbound message that belongs to a direct request (its response, or progress for its token)
-   * and handles it at once; returns false for every other message, which the caller hands to the SDK.
-   * A response or progress for an id no longer pending (the call timed out or was cancelled; the spec
-   * expects such late answers) goes to `onLateMessage`, which `MCPClient` logs at debug level.
-   */
-  take(message: JSONRPCMessage): boolean {
-    const value = message as unknown as Record<string, unknown>;
-    if (typeof value.method === 'string') {
-      if (value.method !== 'notifications/progress' || !isRecord(value.params)) return false;
-      const token = value.params.progressToken;
-      if (typeof token !== 'string' || !token.startsWith(ID_PREFIX)) return false;
-      const pending = this.#pending.get(token);
-      if (pending === undefined) this.#onLateMessage();
-      else if (typeof value.params.progress === 'number') pending.progress(value.params);
-      return true;
-    }
-    const id = value.id;
-    if (typeof id !== 'string' || !id.startsWith(ID_PREFIX)) return false;
-    const pending = this.#pending.get(id);
-    if (pending === undefined) this.#onLateMessage();
-    else pending.answer(value);
+  /** Progress for direct request `token` (its id); a payload without a numeric `progress` is dropped. */
+  progress(token: string, params: Record<string, unknown>): boolean {
+    const pending = this.#pending.get(token);
+    if (pending === undefined) return false;
+    if (typeof params.progress === 'number') pending.progress(params);
     return true;
   }
 
   /** The connection ended: every pending request fails with `ConnectionClosed`; later ones are refused. */
-  close(): void {
+  closed(): void {
     this.#closed = true;
     const error = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
     for (const pending of [...this.#pending.values()]) pending.fail(error);
@@ -238,7 +213,7 @@ export class DirectRequests {
         ? withEnvelope({ requestId: id, reason: String(reason) }, this.#modern.envelope)
         : { requestId: id, reason: String(reason) },
     };
-    this.#transport.send(cancelled).catch((error: unknown) => {
+    this.#wire.send(cancelled).catch((error: unknown) => {
       this.#onError(new Error(`Failed to send cancellation: ${error}`, { cause: error }));
     });
   }

@@ -2,11 +2,23 @@
  * Finding the revision both sides speak, on the real connection, before the SDK's `Client` takes it.
  *
  * The client sends `server/discover` first (MCP spec 2026-07-28, "Server > Discover"; "Transports > stdio >
- * Backward Compatibility": a client speaking both eras SHOULD probe with it). A `DiscoverResult` that lists
- * a revision we speak means the modern era; a -32022 naming one means a single retry at that revision; any
- * other error, or no answer within the connect timeout, means a legacy server, and the 2025 `initialize`
- * handshake follows on the same connection (the fallback "MUST NOT be keyed to one specific error code").
- * Only a server process that died on the probe is started again, once. The verdict goes to the SDK through
+ * Backward Compatibility": a client speaking both eras SHOULD probe with it). The answer is read by the
+ * spec's rule ("Basic > Versioning > Backward Compatibility": "a recognized modern JSON-RPC error identifies
+ * a modern server ... Anything else identifies a legacy server"):
+ * - a `DiscoverResult` that lists a revision we speak: the modern era;
+ * - a recognized modern error ({@link MODERN_ERROR_CODES}): -32022 naming a revision we speak means one retry
+ *   at that revision; -32020 (header mismatch) or -32021 (missing client capability) fail the connect, since
+ *   the request cannot be corrected without the caller ("Transports > Streamable HTTP > Backward
+ *   Compatibility": correct the request "rather than falling back");
+ * - anything else is a legacy server, and the 2025 `initialize` handshake follows at once on the same
+ *   connection: any other JSON-RPC error (-32601, -32600, -32603, …; the fallback "MUST NOT be keyed to one
+ *   specific error code"), a result that is no `DiscoverResult`, over HTTP any status (5xx included) whose
+ *   body holds no recognized modern error, an HTML or empty body, a response stream closed before the
+ *   answer; over stdio, no answer within the probe's bound ({@link DEFAULT_PROBE_TIMEOUT_MS}, `probeTimeoutMs`,
+ *   apart from the connect timeout: a server that ignores unknown requests costs that bound once, not the
+ *   connect timeout twice). A server process that died on the probe is started again, once.
+ * What is not an answer fails the connect as it would fail `initialize`: over HTTP a 401 or 403 (OAuth's),
+ * no connection at all (refused, no such host), or no answer within the connect timeout. The verdict goes to the SDK through
  * its public `connect(transport, { prior })`: `{ kind: 'modern', discover }` adopts the result with no more
  * round trips, `{ kind: 'legacy' }` is the plain `initialize` exchange, byte for byte.
  *
@@ -21,12 +33,13 @@ import {
   PROTOCOL_VERSION_META_KEY,
   type PriorDiscovery,
 } from '@modelcontextprotocol/client';
-import { MCPCallError } from '../protocol/errors.js';
-import type { Redactor } from '../protocol/redact.js';
-import type { Implementation } from '../protocol/types.js';
-import type { AgentwireTransport } from '../transports/transport.js';
+import { MCPCallError } from '../../protocol/errors.js';
+import type { Redactor } from '../../protocol/redact.js';
+import type { Implementation } from '../../protocol/types.js';
+import type { AgentwireTransport } from '../../transports/transport.js';
+import { toCallError } from '../error-mapping.js';
+import { type Correlator, Wire, type WireHooks } from '../wire/wire.js';
 import { type VerdictSlot, verdictOf } from './era-verdict.js';
-import { toCallError } from './error-mapping.js';
 import {
   isModernVersion,
   LEGACY_PROTOCOL_VERSIONS,
@@ -45,8 +58,22 @@ import {
  */
 export type EraProbe = 'stdio' | 'http';
 
-/** Ids of probe requests: never a number (the SDK's) nor `aw-` (calls.ts), so nothing else claims them. */
+/** Ids of probe requests: never a number (the SDK's) nor `aw-` (calls.ts), the probe's id space on the wire. */
 export const PROBE_ID_PREFIX = 'probe-';
+
+/**
+ * Default bound on waiting for the answer to one stdio probe, in ms: a legacy server may ignore a request it
+ * does not know (MCP spec 2026-07-28, "Transports > stdio > Backward Compatibility": "or does not respond
+ * within a reasonable timeout"). Other SDKs bound it alike (C#: 5 s, Rust: 10 s).
+ */
+export const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
+
+/**
+ * The JSON-RPC error codes that identify a modern server (MCP spec 2026-07-28, "Basic > Versioning > Backward
+ * Compatibility"; the codes of "Schema > Error codes": `HeaderMismatch`, `MissingRequiredClientCapability`,
+ * `UnsupportedProtocolVersion`). Every other code, -32601 and -32603 among them, is a legacy server's.
+ */
+export const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([-32020, -32021, -32022]);
 
 /** How a session picks its revision: the client's option and the transport's probe flag. */
 export interface SessionEra {
@@ -63,6 +90,8 @@ export interface SessionEra {
   modernCalls?: 'direct' | 'funnel';
   /** The client's verdict for this transport's origin (era-verdict.ts); absent: always probe. */
   verdict?: VerdictSlot | undefined;
+  /** Bound on a stdio probe's answer in ms. Default {@link DEFAULT_PROBE_TIMEOUT_MS}. */
+  probeTimeoutMs?: number | undefined;
 }
 
 /** What {@link negotiate} needs. */
@@ -73,29 +102,25 @@ export interface NegotiationRequest {
   protocolVersion: MCPProtocolVersionOption;
   clientInfo: Implementation;
   capabilities: Record<string, object>;
-  /** Bound on each probe in ms, the connect timeout. */
+  /** The connect timeout in ms: the bound on each HTTP probe, and on a stdio one with `probeTimeoutMs`. */
   timeoutMs: number;
+  /** Bound on a stdio probe's answer in ms (the smaller of it and `timeoutMs` applies). Default {@link DEFAULT_PROBE_TIMEOUT_MS}. */
+  probeTimeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
   /** The modern revisions offered, most preferred first. Default {@link MODERN_PROTOCOL_VERSIONS}. */
   modernVersions?: readonly string[];
   /** The stored verdict of the origin, read before probing and written after (era-verdict.ts). */
   verdict?: VerdictSlot | undefined;
+  /** The trace and late-answer hook of the wire made for the connection. */
+  wireHooks?: WireHooks | undefined;
 }
 
-/** The verdict, and the transport it is for. */
+/** The verdict, and the wire it is for. */
 export interface Negotiated {
-  transport: AgentwireTransport;
+  /** The connection's wire, started by the probe or not (its SDK port starts it then). */
+  wire: Wire;
   /** For `sdk.connect(transport, { prior })`; `undefined`: connect as before 2026 (no probe was sent). */
   prior: PriorDiscovery | undefined;
-  /** The transport was started by the probe: the SDK's `start()` must not start it again. */
-  started: boolean;
-  /** A probe went unanswered: its late answer must be dropped, not reported. */
-  lateProbe: boolean;
-  /**
-   * What the transport reported through `onerror` while the probe held it (a non-JSON stdout line, say),
-   * to be passed on once the SDK listens; never from a process that died on the probe.
-   */
-  reports: Error[];
 }
 
 type Outcome =
@@ -132,12 +157,11 @@ export async function negotiateOrFail(
  *   (`spawn`, `http`, `transport`, `timeout` on HTTP) and `aborted` when `signal` fired.
  */
 export async function negotiate(request: NegotiationRequest): Promise<Negotiated> {
-  const transport = request.createTransport();
+  const wire = new Wire(request.createTransport(), request.wireHooks);
   const pin = request.protocolVersion;
-  if (pin !== 'auto' && !isModernVersion(pin))
-    return { transport, prior: { kind: 'legacy' }, started: false, lateProbe: false, reports: [] };
+  if (pin !== 'auto' && !isModernVersion(pin)) return { wire, prior: { kind: 'legacy' } };
   if (request.probe === undefined) {
-    if (pin === 'auto') return { transport, prior: undefined, started: false, lateProbe: false, reports: [] };
+    if (pin === 'auto') return { wire, prior: undefined };
     throw new MCPCallError('protocol', `this transport cannot speak MCP ${pin} yet`, {
       server: request.server,
       method: 'server/discover',
@@ -146,63 +170,53 @@ export async function negotiate(request: NegotiationRequest): Promise<Negotiated
   const modern = pin === 'auto' ? (request.modernVersions ?? MODERN_PROTOCOL_VERSIONS) : [pin];
   const known = request.verdict?.get();
   const knownModern = known?.era === 'modern' && modern.includes(known.version) ? known : undefined;
-  const unprobed = (prior: PriorDiscovery): Negotiated => ({
-    transport,
-    prior,
-    started: false,
-    lateProbe: false,
-    reports: [],
-  });
-  if (known?.era === 'legacy' && pin === 'auto') return unprobed({ kind: 'legacy' });
+  if (known?.era === 'legacy' && pin === 'auto') return { wire, prior: { kind: 'legacy' } };
   if (knownModern && performance.now() < knownModern.staleAt)
-    return unprobed({ kind: 'modern', discover: knownModern.discover });
-  await transport.start();
+    return { wire, prior: { kind: 'modern', discover: knownModern.discover } };
+  await wire.start();
   try {
-    const negotiated = await probe(transport, request, pin, modern, knownModern?.version);
+    const negotiated = await probe(wire, request, pin, modern, knownModern?.version);
     const verdict = verdictOf(negotiated.prior, modern);
     if (verdict) request.verdict?.set(verdict);
     return negotiated;
   } catch (error) {
-    await transport.close();
+    await wire.close();
     throw error;
   }
 }
 
-/** The probes on the started `transport`, and the verdict. */
+/** The probes on the started `wire`, and the verdict. */
 async function probe(
-  transport: AgentwireTransport,
+  wire: Wire,
   request: NegotiationRequest,
   pin: MCPProtocolVersionOption,
   modern: readonly string[],
   agreed: string | undefined,
 ): Promise<Negotiated> {
-  const reports: Error[] = [];
-  const legacy = (lateProbe: boolean): Negotiated => {
+  const legacy = (): Negotiated => {
     if (pin !== 'auto') throw notModern(request, pin);
-    return { transport, prior: { kind: 'legacy' }, started: true, lateProbe, reports };
+    return { wire, prior: { kind: 'legacy' } };
   };
+  const answers = new ProbeAnswers();
+  wire.claim(PROBE_ID_PREFIX, answers);
   // A revision agreed before (era-verdict.ts) goes first: no -32022 correction round again.
   let version = agreed ?? modern[0] ?? MODERN_PROTOCOL_VERSIONS[0];
   for (let attempt = 0; attempt < 2; attempt++) {
-    const outcome = await probeOnce(transport, version, request, reports);
+    const outcome = await probeOnce(wire, answers, version, request);
     if (request.signal?.aborted) throw request.signal.reason;
     switch (outcome.kind) {
       case 'result': {
         const discover = discoverResult(outcome.result);
         const mutual = discover && modern.find((v) => discover.supportedVersions.includes(v));
-        if (discover && mutual !== undefined)
-          return { transport, prior: { kind: 'modern', discover }, started: true, lateProbe: false, reports };
-        if (pin === 'auto') return legacy(false);
+        if (discover && mutual !== undefined) return { wire, prior: { kind: 'modern', discover } };
+        if (pin === 'auto') return legacy();
         throw noCommonVersion(request.server, 'server/discover', modern, discover?.supportedVersions);
       }
       case 'error': {
-        if (outcome.code !== -32022) {
-          if (request.probe === 'http' && (outcome.code === -32020 || outcome.code === -32021))
-            throw jsonRpcError(request, outcome);
-          return legacy(false);
-        }
+        if (!MODERN_ERROR_CODES.has(outcome.code)) return legacy();
+        if (outcome.code !== -32022) throw jsonRpcError(request, outcome);
         const supported = supportedFrom(outcome.data);
-        if (supported === undefined) return legacy(false);
+        if (supported === undefined) return legacy();
         const mutual = modern.find((v) => supported.includes(v));
         // MCP spec 2026-07-28, "Basic > Versioning": retry once with a revision from `supported`, even the one
         // just refused when the server lists it (its refusal may not have been about the version we sent).
@@ -213,26 +227,20 @@ async function probe(
         const legacyShared = supported.some((v) =>
           (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(v),
         );
-        if (pin === 'auto' && mutual === undefined && legacyShared) return legacy(false);
+        if (pin === 'auto' && mutual === undefined && legacyShared) return legacy();
         throw noCommonVersion(request.server, 'server/discover', offered(pin, modern), supported);
       }
       case 'timeout':
-        if (request.probe === 'http') throw timedOut(request);
-        return legacy(true);
+        if (request.probe === 'http') throw timedOut(request, request.timeoutMs);
+        return legacy();
       case 'closed':
       case 'send-failed': {
         if (request.probe === 'http' && outcome.kind === 'send-failed') return httpFailure(outcome, legacy);
         if (pin !== 'auto') throw notModern(request, pin);
         // The process died on the probe (some servers end on any request before `initialize`): start a
         // new one and go straight to `initialize` on it.
-        await transport.close();
-        return {
-          transport: request.createTransport(),
-          prior: { kind: 'legacy' },
-          started: false,
-          lateProbe: false,
-          reports: [],
-        };
+        await wire.close();
+        return { wire: new Wire(request.createTransport(), request.wireHooks), prior: { kind: 'legacy' } };
       }
     }
   }
@@ -241,10 +249,10 @@ async function probe(
 
 /** One `server/discover` at `version`, answered, refused, unanswered or cut off. */
 function probeOnce(
-  transport: AgentwireTransport,
+  wire: Wire,
+  answers: ProbeAnswers,
   version: string,
   request: NegotiationRequest,
-  reports: Error[],
 ): Promise<Outcome> {
   probes += 1;
   const id = `${PROBE_ID_PREFIX}${probes}`;
@@ -263,39 +271,75 @@ function probeOnce(
   };
   return new Promise<Outcome>((resolve) => {
     let settled = false;
+    const bound = probeBound(request);
     const settle = (outcome: Outcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);
-      transport.onmessage = undefined;
-      transport.onclose = undefined;
-      transport.onerror = undefined;
+      answers.forget(id);
+      if (outcome.kind === 'timeout' && !request.signal?.aborted)
+        wire.failed(message, `no answer within ${bound} ms`);
       resolve(outcome);
     };
     const onAbort = () => settle({ kind: 'timeout' });
-    const timer = setTimeout(() => settle({ kind: 'timeout' }), request.timeoutMs);
+    const timer = setTimeout(() => settle({ kind: 'timeout' }), bound);
     request.signal?.addEventListener('abort', onAbort, { once: true });
     // The signal may have fired while the transport started.
     if (request.signal?.aborted) return settle({ kind: 'timeout' });
-    // Anything but the probe's answer (a server's early notification, say) is dropped: nothing listens yet.
-    transport.onmessage = (reply) => {
-      if (!('id' in reply) || reply.id !== id) return;
-      if ('result' in reply) settle({ kind: 'result', result: reply.result });
-      else if ('error' in reply) settle({ kind: 'error', code: reply.error.code, data: reply.error.data });
-    };
-    transport.onclose = () => settle({ kind: 'closed' });
-    transport.onerror = (error) => reports.push(error);
-    transport.send(message).catch((error: unknown) => settle(sendFailure(error, request.probe)));
+    answers.await(id, settle);
+    wire.send(message).catch((error: unknown) => settle(sendFailure(error, request.probe)));
   });
+}
+
+/**
+ * The probe's id space on the wire: the answer of the probe awaited, if any; any other `probe-` answer (to
+ * a probe given up on) is late, and dropped by the wire.
+ */
+class ProbeAnswers implements Correlator {
+  readonly #waiting = new Map<string, (outcome: Outcome) => void>();
+
+  await(id: string, settle: (outcome: Outcome) => void): void {
+    this.#waiting.set(id, settle);
+  }
+
+  forget(id: string): void {
+    this.#waiting.delete(id);
+  }
+
+  answer(id: string, message: Record<string, unknown>): boolean {
+    const settle = this.#waiting.get(id);
+    if (settle === undefined) return false;
+    if ('result' in message) settle({ kind: 'result', result: message.result });
+    else {
+      const error = (message.error ?? {}) as { code?: unknown; data?: unknown };
+      const code = typeof error.code === 'number' ? error.code : -32603;
+      settle({ kind: 'error', code, data: error.data });
+    }
+    return true;
+  }
+
+  progress(): boolean {
+    return false;
+  }
+
+  closed(): void {
+    for (const settle of [...this.#waiting.values()]) settle({ kind: 'closed' });
+  }
+}
+
+/** How long one probe waits for its answer: over stdio the probe's own bound, over HTTP the connect timeout. */
+function probeBound(request: NegotiationRequest): number {
+  if (request.probe !== 'stdio') return request.timeoutMs;
+  return Math.min(request.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, request.timeoutMs);
 }
 
 /**
  * A failed probe `send()`. Our Streamable HTTP transport rejects a 2026-era request's 4xx JSON-RPC error
  * answer with kind `jsonrpc` rather than delivering it in-band; that is read as the error response it
  * carries (MCP spec 2026-07-28, "Transports > Streamable HTTP > Backward Compatibility": a modern server's
- * -32022, -32601 on 404, or a legacy server's own error such as server-everything's 400 -32000 with
- * `id: null`, which the classification then treats as legacy). 401/403 stay failures: OAuth owns them.
+ * -32022, or a legacy server's own error such as server-everything's 400 -32000 with `id: null`, which the
+ * classification then treats as legacy). 401/403 stay failures: OAuth owns them.
  */
 function sendFailure(error: unknown, probe: EraProbe | undefined): Outcome {
   if (
@@ -335,11 +379,11 @@ function notModern(request: NegotiationRequest, pin: string): MCPCallError {
   );
 }
 
-function timedOut(request: NegotiationRequest): MCPCallError {
-  return new MCPCallError('timeout', `timed out after ${request.timeoutMs} ms`, {
+function timedOut(request: NegotiationRequest, timeoutMs: number): MCPCallError {
+  return new MCPCallError('timeout', `timed out after ${timeoutMs} ms`, {
     server: request.server,
     method: 'server/discover',
-    timeoutMs: request.timeoutMs,
+    timeoutMs,
   });
 }
 
@@ -353,13 +397,27 @@ function jsonRpcError(request: NegotiationRequest, outcome: { code: number; data
 }
 
 /**
- * A refused HTTP probe (MCP spec 2026-07-28, "Transports > Streamable HTTP > Backward Compatibility"): a 4xx
- * other than 401/403 without a modern error body means a legacy server; anything else is the connect's error.
+ * An HTTP probe answered without a usable response (MCP spec 2026-07-28, "Transports > Streamable HTTP >
+ * Backward Compatibility" and "Basic > Versioning > Backward Compatibility": anything but a recognized modern
+ * error identifies a legacy server): a legacy server when an answer came, whatever it was; the connect's
+ * error when none did, or when it was OAuth's (see {@link answeredOverHttp}).
  */
-function httpFailure(outcome: { error: unknown }, legacy: (late: boolean) => Negotiated): Negotiated {
-  const error = outcome.error;
-  if (error instanceof MCPCallError && refusedWithoutAuth(error.status)) return legacy(false);
-  throw error;
+function httpFailure(outcome: { error: unknown }, legacy: () => Negotiated): Negotiated {
+  if (answeredOverHttp(outcome.error)) return legacy();
+  throw outcome.error;
+}
+
+/**
+ * Whether a failed HTTP exchange got an answer from the server: any status but 401 and 403 (which OAuth
+ * owns; `initialize` would meet them too), whatever its body (a JSON-RPC error, HTML, nothing); a 2xx body
+ * that is no JSON-RPC answer (kind `protocol`); or a 2xx response stream that closed before the response
+ * (`reissue`: the answer began). Not: no connection (refused, no such host), a timeout, an abort, the SDK's
+ * `UnauthorizedError`.
+ */
+export function answeredOverHttp(error: unknown): boolean {
+  if (!(error instanceof MCPCallError)) return false;
+  if (error.status !== undefined) return error.status !== 401 && error.status !== 403;
+  return error.kind === 'protocol' || (error.kind === 'transport' && error.reissue === true);
 }
 
 /** A 4xx that is not about authorization (401 and 403 belong to OAuth): the server refused the request. */

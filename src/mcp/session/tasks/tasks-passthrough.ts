@@ -8,9 +8,9 @@
  * `tasks/cancel`; 2026-07-28 tasks extension (`io.modelcontextprotocol/tasks`): `tasks/get`, `tasks/update`,
  * `tasks/cancel`, each with the extension declared in its `_meta`.
  */
-import { MCPCallError } from '../protocol/errors.js';
-import type { DirectRequests } from './calls.js';
-import type { RequestOptions } from './request-options.js';
+import { MCPCallError } from '../../protocol/errors.js';
+import type { RequestOptions } from '../request-options.js';
+import type { DirectRequests } from '../wire/calls.js';
 import type { LegacyTaskCapabilities } from './tasks-legacy.js';
 import { withTasksDeclared } from './tasks-modern.js';
 

@@ -5,7 +5,7 @@
  * `input_required` rounds through these same registrations.
  */
 import type { Client } from '@modelcontextprotocol/client';
-import type { CreateMessageParams, Root, ServerLogMessage } from '../protocol/types.js';
+import type { CreateMessageParams, Root, ServerLogMessage } from '../../protocol/types.js';
 import type { Elicitations } from './elicitations.js';
 import type { MCPServerRequestHandlers } from './server-requests.js';
 
