@@ -1,6 +1,7 @@
 /**
  * The layering rule: data flows one way, `core → mcp → agent → cli`, with `providers/` and
- * `tools/` beside `mcp/` as leaves over `core/`, and `gateway/` (over `mcp/`) for the CLI. A lower layer never imports a higher one, and there are no
+ * `tools/` beside `mcp/` as leaves over `core/`, `gateway/` (over `mcp/`) for the CLI, and `restate/` (durable
+ * runs, the `agentwire/restate` subpath) over `agent/`. A lower layer never imports a higher one, and there are no
  * import cycles. The import graph comes from madge, which reads the TypeScript sources as the compiler does.
  */
 import { readFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ const ALLOWED: Record<string, string[]> = {
   tools: ['core'],
   agent: ['core', 'mcp', 'providers', 'tools'],
   gateway: ['core', 'mcp'],
+  restate: ['core', 'mcp', 'providers', 'tools', 'agent'],
   cli: ['core', 'mcp', 'providers', 'tools', 'agent', 'gateway'],
   '.': ['core', 'mcp', 'providers', 'tools', 'agent'],
 };
