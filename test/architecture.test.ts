@@ -1,7 +1,8 @@
 /**
  * The layering rule: data flows one way, `core → mcp → agent → cli`, with `providers/` and
- * `tools/` beside `mcp/` as leaves over `core/`, `gateway/` (over `mcp/`) for the CLI, and `adapters/` (over `mcp/`)
- * for other agent frameworks. A lower layer never imports a higher one, and there are no
+ * `tools/` beside `mcp/` as leaves over `core/`, `gateway/` (over `mcp/`) for the CLI, `adapters/` (over `mcp/`)
+ * for other agent frameworks, and `restate/` (durable runs, the `agentwire/restate` subpath) over `agent/`. A
+ * lower layer never imports a higher one, and there are no
  * import cycles. The import graph comes from madge, which reads the TypeScript sources as the compiler does.
  */
 import { readFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ const ALLOWED: Record<string, string[]> = {
   gateway: ['core', 'mcp'],
   // The framework adapters (`agentwire/ai-sdk`, …): over `mcp/`, each loaded only through its subpath.
   adapters: ['core', 'mcp'],
+  restate: ['core', 'mcp', 'providers', 'tools', 'agent'],
   cli: ['core', 'mcp', 'providers', 'tools', 'agent', 'gateway'],
   '.': ['core', 'mcp', 'providers', 'tools', 'agent'],
 };

@@ -20,6 +20,9 @@ const INDEX_FILES = [
 /** The `agentwire/gateway` subpath (package.json `exports`): apart, so the package index never loads the SDK server. */
 const GATEWAY_INDEX = 'src/gateway/index.ts';
 
+/** The `agentwire/restate` subpath: apart, so the package index never loads Restate's SDK (an optional peer). */
+const RESTATE_INDEX = 'src/restate/index.ts';
+
 /**
  * The framework adapters' subpaths (`agentwire/ai-sdk`, …), each the only door to its module, so that the
  * package index never loads a framework: subpath, source file, and its names.
@@ -49,7 +52,9 @@ const ADAPTERS: [string, string, string[]][] = [
 ];
 
 const program = ts.createProgram(
-  [...INDEX_FILES, GATEWAY_INDEX, ...ADAPTERS.map(([, file]) => file)].map((file) => path.join(ROOT, file)),
+  [...INDEX_FILES, GATEWAY_INDEX, RESTATE_INDEX, ...ADAPTERS.map(([, file]) => file)].map((file) =>
+    path.join(ROOT, file),
+  ),
   { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true },
 );
 const checker = program.getTypeChecker();
@@ -354,6 +359,50 @@ describe('public API', () => {
     expect(exportsOf(GATEWAY_INDEX).filter((name) => surface.has(name))).toEqual([]);
     const text = readFileSync(path.join(ROOT, GATEWAY_INDEX), 'utf8');
     expect(text.match(/^export (type )?\*.*$/gm)).toBeNull();
+  });
+
+  it('agentwire/restate is exactly these names, none of them in the package index', () => {
+    expect(exportsOf(RESTATE_INDEX)).toEqual(
+      [
+        'durableAgent',
+        'DurableAgentOptions',
+        'DurableRunRequest',
+        'DurableRunResult',
+        'ModelRetry',
+        'DurableAgentClient',
+        'DurableAgentClientOptions',
+        'DurableAgentRequestError',
+        'StartedRun',
+        'ApprovalRequestedEvent',
+        'EventPage',
+        'LoggedEvent',
+        'PendingApproval',
+        'SequencedEvent',
+      ].sort(),
+    );
+    const surface = new Set(exportsOf('src/index.ts'));
+    expect(exportsOf(RESTATE_INDEX).filter((name) => surface.has(name))).toEqual([]);
+    const text = readFileSync(path.join(ROOT, RESTATE_INDEX), 'utf8');
+    expect(text.match(/^export (type )?\*.*$/gm)).toBeNull();
+  });
+
+  it('maps agentwire/restate to the built restate index, Restate SDK an optional peer pinned in devDependencies', () => {
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+      peerDependencies: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+      devDependencies: Record<string, string>;
+    };
+    expect(manifest.exports['./restate']).toEqual({
+      types: './dist/restate/index.d.ts',
+      import: './dist/restate/index.js',
+      default: './dist/restate/index.js',
+    });
+    expect(manifest.peerDependenciesMeta['@restatedev/restate-sdk']).toEqual({ optional: true });
+    expect(manifest.peerDependencies['@restatedev/restate-sdk']).toBe(
+      `^${manifest.devDependencies['@restatedev/restate-sdk']}`,
+    );
+    expect(manifest.devDependencies['@restatedev/restate-server']).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   it('maps agentwire/gateway to the built gateway index', () => {

@@ -20,6 +20,7 @@ import { DEFAULT_MAX_TOOL_RESULT_BYTES } from './result-budget.js';
 import { runAgent } from './run.js';
 import { samplingHandler } from './sampling.js';
 import { skillsToolGroup } from './skills.js';
+import type { AgentSteps } from './steps.js';
 import { DEFAULT_MAX_SERVER_INSTRUCTIONS_BYTES } from './system-prompt.js';
 import type { AgentTelemetryOptions } from './telemetry.js';
 import { type ToolNamePrefixPolicy, ToolRegistry, type ToolWarning } from './tool-registry.js';
@@ -114,6 +115,37 @@ export interface RunOptions {
 }
 
 /**
+ * What a durable runner (agentwire/restate) sets for one run: the conversation it continues (appended to in
+ * place), where the steps happen, the approval hook, and a look at each event as the run emits it. Not
+ * part of the package's API.
+ */
+export interface RunOverrides {
+  history: Message[];
+  steps: AgentSteps;
+  approve: ApproveHook | undefined;
+  observe: (event: AgentEvent) => void;
+}
+
+let promptWith:
+  | ((
+      agent: Agent,
+      prompt: string,
+      options: RunOptions,
+      overrides: RunOverrides,
+    ) => AsyncIterableIterator<AgentEvent>)
+  | undefined;
+
+/** `agent.prompt(prompt, options)` with `overrides`: how agentwire/restate runs an agent's loop. */
+export function promptWithOverrides(
+  agent: Agent,
+  prompt: string,
+  options: RunOptions,
+  overrides: RunOverrides,
+): AsyncIterableIterator<AgentEvent> {
+  return promptWith!(agent, prompt, options, overrides);
+}
+
+/**
  * An agent. Conversation history is kept across runs (`messages`, `reset()`); one run at a time.
  *
  * @example
@@ -140,6 +172,10 @@ export class Agent {
   readonly #search = new ToolSearchState();
   #history: Message[] = [];
   #running = false;
+
+  static {
+    promptWith = (agent, prompt, options, overrides) => agent.#prompt(prompt, options, overrides);
+  }
 
   constructor(options: AgentOptions) {
     this.#options = options;
@@ -260,6 +296,14 @@ export class Agent {
    * after an `error` event by throwing that error. Leaving the loop early aborts the run.
    */
   prompt(prompt: string, options: RunOptions = {}): AsyncIterableIterator<AgentEvent> {
+    return this.#prompt(prompt, options, undefined);
+  }
+
+  #prompt(
+    prompt: string,
+    options: RunOptions,
+    overrides: RunOverrides | undefined,
+  ): AsyncIterableIterator<AgentEvent> {
     const controller = new AbortController();
     // Settles (never rejects) once the run has stopped; a consumer's early `break` waits for it.
     let finished: Promise<void> = Promise.resolve();
@@ -275,7 +319,10 @@ export class Agent {
     }
     this.#running = true;
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-    const emit = (event: AgentEvent) => channel.push(event);
+    const emit = (event: AgentEvent) => {
+      overrides?.observe(event);
+      channel.push(event);
+    };
     const settings = this.#options;
     finished = runAgent(prompt, {
       model: this.#options.model,
@@ -304,12 +351,13 @@ export class Agent {
         maxTools: maxToolsFor(settings.model, settings.maxToolsPerRequest),
       },
       toolSearch: this.#search,
-      approve: this.#options.approve,
-      history: this.#history,
+      approve: overrides ? overrides.approve : this.#options.approve,
+      history: overrides?.history ?? this.#history,
       signal,
       emit,
       warn: (warnings) => this.#warn(warnings, emit),
       telemetry: settings.telemetry,
+      steps: overrides?.steps,
     }).then(
       () => {
         // Free the agent before the consumer can see the end, so a next run may start right away.

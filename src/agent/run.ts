@@ -8,6 +8,7 @@ import type { ApproveHook } from './approval.js';
 import { AgentAbortError, AgentError } from './errors.js';
 import type { AgentEvent, AgentResult } from './events.js';
 import { withLinkedSignal } from './linked-signal.js';
+import { type AgentSteps, INLINE_STEPS } from './steps.js';
 import { systemPrompt } from './system-prompt.js';
 import { type AgentTelemetryOptions, agentSpan, describeAgentFailure } from './telemetry.js';
 import { executeToolCalls, type ResultBudget } from './tool-execution.js';
@@ -39,6 +40,8 @@ export interface RunContext {
   warn: (warnings: ToolWarning[]) => void;
   /** The agent's spans (telemetry.ts); default on. */
   telemetry?: AgentTelemetryOptions | undefined;
+  /** Where model turns and tool calls happen (steps.ts). Default: here, {@link INLINE_STEPS}. */
+  steps?: AgentSteps | undefined;
 }
 
 /**
@@ -108,8 +111,11 @@ async function runTurns(prompt: string, context: RunContext): Promise<AgentResul
       ...context.modelTimeouts,
     };
     // Its own signal per request: the vendor SDKs never remove the abort listener they add to it.
+    const steps = context.steps ?? INLINE_STEPS;
     const response = await withLinkedSignal(signal, (requestSignal) =>
-      streamTurn(context.model, { ...request, signal: requestSignal }, turn, emit, context.telemetry),
+      steps.modelTurn(turn, emit, (stepEmit) =>
+        streamTurn(context.model, { ...request, signal: requestSignal }, turn, stepEmit, context.telemetry),
+      ),
     ).catch((error: unknown) => {
       throw signal.aborted ? new AgentAbortError(signal.reason) : error;
     });

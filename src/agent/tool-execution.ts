@@ -15,6 +15,7 @@ import { errorDataSuffix } from './error-data.js';
 import type { AgentEvent, ToolCallInfo } from './events.js';
 import { withLinkedSignal } from './linked-signal.js';
 import { budgetOf, fitParts, fitResult, type ResultBudget } from './result-budget.js';
+import { type AgentSteps, type EmitEvent, INLINE_STEPS, type ToolCallStep } from './steps.js';
 import { type AgentTelemetryOptions, toolSpan } from './telemetry.js';
 import type { ToolEntry, ToolTable } from './tool-registry.js';
 
@@ -32,6 +33,8 @@ export interface ToolExecutionContext {
   resultBudget: ResultBudget;
   /** The agent's spans: each call runs in an `execute_tool` span (telemetry.ts). */
   telemetry?: AgentTelemetryOptions | undefined;
+  /** Where the calls happen (steps.ts). Default: here, {@link INLINE_STEPS}. */
+  steps?: AgentSteps | undefined;
 }
 
 /** Runs every call of a turn at once; resolves with one result per call, in the calls' order. */
@@ -39,20 +42,29 @@ export function executeToolCalls(
   calls: readonly ToolCallPart[],
   context: ToolExecutionContext,
 ): Promise<ToolResult[]> {
-  return Promise.all(calls.map((call) => executeTraced(call, context)));
+  const steps = context.steps ?? INLINE_STEPS;
+  return steps.toolCalls(context.turn, calls, (call, index) => executeTraced(call, index, context));
 }
 
 /** One call inside its `execute_tool` span; an error result is `error.type` `tool_error`. */
-function executeTraced(call: ToolCallPart, context: ToolExecutionContext): Promise<ToolResult> {
+function executeTraced(
+  call: ToolCallPart,
+  index: number,
+  context: ToolExecutionContext,
+): Promise<ToolResult> {
   const name = context.table.byModelName.get(call.name)?.tool.name ?? call.name;
   return withSpan(toolSpan(name, call.id, context.telemetry), async (span) => {
-    const result = await executeOne(call, context);
+    const result = await executeOne(call, index, context);
     if (result.isError) span.fail('tool_error');
     return result;
   });
 }
 
-async function executeOne(call: ToolCallPart, context: ToolExecutionContext): Promise<ToolResult> {
+async function executeOne(
+  call: ToolCallPart,
+  index: number,
+  context: ToolExecutionContext,
+): Promise<ToolResult> {
   const entry = context.table.byModelName.get(call.name);
   const info: ToolCallInfo = {
     toolCallId: call.id,
@@ -115,7 +127,8 @@ async function executeOne(call: ToolCallPart, context: ToolExecutionContext): Pr
     }
     const started = performance.now();
     try {
-      const value = await runTool(entry, verdict.input, call.id, { ...context, signal }, info);
+      const step = { ...info, turn: context.turn, index, tool: entry.tool, input: verdict.input };
+      const value = await runTool(step, { ...context, signal });
       const durationMs = Math.round(performance.now() - started);
       if (isToolOutput(value)) return finish(value.text, false, durationMs, value.parts);
       return finish(renderValue(value), false, durationMs);
@@ -125,17 +138,22 @@ async function executeOne(call: ToolCallPart, context: ToolExecutionContext): Pr
   });
 }
 
-function runTool(
-  entry: ToolEntry,
-  input: Record<string, unknown>,
-  toolCallId: string,
-  context: ToolExecutionContext,
-  info: ToolCallInfo,
-): Promise<unknown> {
-  const onProgress = (progress: ToolProgress) =>
-    context.emit({ type: 'tool_progress', turn: context.turn, ...info, progress });
-  // Media are always asked for: the model's adapter decides what it can send (see `ToolResult.parts`).
-  return entry.tool.execute(input, { signal: context.signal, toolCallId, onProgress, acceptsMedia: true });
+/** Calls the tool of `step` through the run's steps (steps.ts). */
+function runTool(step: ToolCallStep, context: ToolExecutionContext): Promise<unknown> {
+  const { tool, input, turn, toolCallId, name, modelName, source } = step;
+  const execute = (emit: EmitEvent, idempotencyKey?: string) => {
+    const onProgress = (progress: ToolProgress) =>
+      emit({ type: 'tool_progress', turn, toolCallId, name, modelName, source, progress });
+    // Media are always asked for: the model's adapter decides what it can send (see `ToolResult.parts`).
+    return tool.execute(input, {
+      signal: context.signal,
+      toolCallId,
+      onProgress,
+      acceptsMedia: true,
+      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+    });
+  };
+  return (context.steps ?? INLINE_STEPS).toolCall(step, context.emit, execute);
 }
 
 /** What the model reads for a successful result: strings as they are, anything else as JSON. */

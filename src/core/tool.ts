@@ -23,6 +23,11 @@ export interface ToolContext {
    * image or audio blocks and the client has no `formatResult`. Default false: text only.
    */
   acceptsMedia?: boolean;
+  /**
+   * Set by a durable run (agentwire/restate): the same key every time this call is made, on whichever
+   * process makes it, so that a tool with side effects can drop a repeat of a call it already did.
+   */
+  idempotencyKey?: string;
 }
 
 /** One progress report (MCP `notifications/progress` params, minus the token). */
