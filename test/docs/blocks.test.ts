@@ -271,7 +271,7 @@ describe('output blocks', () => {
     expect(problems).toEqual([]);
   });
 
-  it('have no other language than ts, json, sh and text', () => {
+  it('have no other language than ts, json, sh, text and the configurations above', () => {
     const configOf = (block: CodeBlock) =>
       CONFIG_CHECKS.some((check) => check.page === block.page && check.lang === block.lang);
     expect(
