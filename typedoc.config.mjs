@@ -31,6 +31,7 @@ const config = {
     'LEGACY_PROTOCOL_VERSIONS',
     'LegacyTaskCapabilities',
     'Listener',
+    'MCPLazyToolHost',
     'MCPToolHost',
     'MODERN_PROTOCOL_VERSIONS',
     'RequestCache',

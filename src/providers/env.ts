@@ -23,7 +23,8 @@ export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
  * @param env defaults to `process.env`.
  * @param images how images of tool results are sent (see `ImageOptions`); default the provider's limits.
  * @throws {ModelError} kind `not_configured` when no provider is configured, `AGENTWIRE_MODEL` names a
- *   provider whose key is missing, or is not of the grammar {@link parseModelSpec} reads. The message names the variables to set, never their values.
+ *   provider whose key is missing, or is not of its grammar (`anthropic:<id>`, `openai:<id>`, a bare `<id>`,
+ *   or a provider's prefix alone). The message names the variables to set, never their values.
  */
 export function modelFromEnv(env: NodeJS.ProcessEnv = process.env, images: ImageOptions = {}): Model {
   const parsed = parseModelSpec(env.AGENTWIRE_MODEL ?? '');

@@ -6,7 +6,8 @@
  * - `json`: parsed; a server configuration is loaded as agentwire loads it, and its `gateway` section read;
  * - `sh`: each command line is one the docs may show; an `agentwire` command line is parsed against the
  *   program's own commands and flags (cli-help.ts), and an `npm run` names a script of package.json;
- * - `text` (what something prints): checked by the test named for it below, which reads that very block.
+ * - `text` (what something prints): checked by the test named for it below, which reads that very block;
+ * - a configuration of another program (`haproxy`): run by the test named for it below, which reads it.
  * The example files behind the longer blocks are run by their own tests (readme-examples, tasks-example,
  * skills-example, dpop-example, and test/mcp/transports/http/grants-readme.test.ts); the command lines that
  * need only a local server are run by command-lines.test.ts, the README's gateway quick start by
@@ -34,6 +35,11 @@ const OUTPUT_CHECKS = [
   { page: 'docs/cli.md', heading: '## Output, errors and exit codes', test: 'test/docs/cli-output.test.ts' },
   { page: 'docs/tasks-and-skills.md', heading: '## Tasks', test: 'test/docs/tasks-example.test.ts' },
   { page: 'docs/tasks-and-skills.md', heading: '## Skills', test: 'test/docs/skills-example.test.ts' },
+];
+
+/** Which test runs each configuration of another program, by its page and language. */
+const CONFIG_CHECKS = [
+  { page: 'docs/gateway-deploy.md', lang: 'haproxy', test: 'test/gateway/balancer.test.ts' },
 ];
 
 /** The programs a shell block may run besides `agentwire`, each with what it does in the docs. */
@@ -265,9 +271,22 @@ describe('output blocks', () => {
     expect(problems).toEqual([]);
   });
 
-  it('have no other language than ts, json, sh and text', () => {
-    expect(blocks.filter((block) => !['ts', 'json', 'sh', 'text'].includes(block.lang)).map(where)).toEqual(
-      [],
-    );
+  it('have no other language than ts, json, sh, text and the configurations above', () => {
+    const configOf = (block: CodeBlock) =>
+      CONFIG_CHECKS.some((check) => check.page === block.page && check.lang === block.lang);
+    expect(
+      blocks
+        .filter((block) => !['ts', 'json', 'sh', 'text'].includes(block.lang) && !configOf(block))
+        .map(where),
+    ).toEqual([]);
+  });
+
+  it('of another program are each run by the test named for it, which reads that page', () => {
+    const problems = CONFIG_CHECKS.filter((check) => {
+      const test = readFileSync(path.join(ROOT, check.test), 'utf8');
+      const read = test.includes(check.page) && test.includes(`\`\`\`${check.lang}`);
+      return !read || !blocks.some((block) => block.page === check.page && block.lang === check.lang);
+    }).map((check) => `${check.test} does not read the ${check.lang} block of ${check.page}`);
+    expect(problems).toEqual([]);
   });
 });

@@ -103,7 +103,9 @@ describe('the API reference (npm run docs)', () => {
       }
       const documented = new Set((module.children ?? []).map((child) => child.name));
       const names = exported.get(source) ?? [];
-      expect(names.length).toBeGreaterThan(10);
+      // The main entry point is the whole library, the gateway's many names; a framework adapter's, a few.
+      const least = specifier === 'agentwire' ? 150 : specifier === 'agentwire/gateway' ? 10 : 0;
+      expect(names.length).toBeGreaterThan(least);
       for (const name of names) if (!documented.has(name)) missing.push(`${specifier}: ${name}`);
     }
     expect(missing).toEqual([]);
