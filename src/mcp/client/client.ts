@@ -4,13 +4,14 @@
  * This file is the public API: tools, the call path (options, errors, rendering), resources, prompts, roots,
  * events. Tool discovery and refresh on `notifications/tools/list_changed` are in tool-refresh.ts, the
  * connection's state machine and reconnection in connection.ts, the ways to reach a server in
- * transport-plan.ts; the wire work is done by a {@link Session} per connection.
+ * transport-plan.ts, how the parts are wired in client-parts.ts; the wire work is done by a `Session` per
+ * connection.
  */
 
 import { UnauthorizedError } from '@modelcontextprotocol/client';
 import type { MCPTool, MCPToolHost } from '../adapter/mcp-tool.js';
 import { presentResult } from '../adapter/present-result.js';
-import { ToolSet } from '../adapter/tool-set.js';
+import type { ToolSet } from '../adapter/tool-set.js';
 import type { MCPHttpServer, MCPStdioServer } from '../config/server-spec.js';
 import type {
   CallToolResult,
@@ -28,27 +29,24 @@ import {
   type MCPToolCallOptions,
   resolveCallOptions,
 } from '../session/call-options.js';
-import { objectWithArraySchema } from '../session/engine/result-checks.js';
-import type { RequestOptions } from '../session/request-options.js';
-import type { Session } from '../session/session.js';
 import type { MCPTaskPassThrough } from '../session/tasks/tasks-passthrough.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
-import { CallLimiter } from './call-limiter.js';
-import type { completeArgument, MCPCompleteParams, MCPCompletion } from './completion.js';
+import type { CallLimiter } from './call-limiter.js';
+import { clientParts } from './client-parts.js';
+import type { MCPCompleteParams, MCPCompletion } from './completion.js';
 import type { MCPConnectOptions } from './connect-attempt.js';
-import { Connection } from './connection.js';
+import type { Connection } from './connection.js';
 import { type MCPClientEvents, TypedEmitter } from './events.js';
 import type { MCPClientOptions, MCPClientState, MCPRequestOptions } from './options.js';
-import { ResponseCache } from './response-cache.js';
-import { ServerFeatures } from './server-features.js';
-import { clientSessionEvents } from './session-events.js';
+import type { ResponseCache } from './response-cache.js';
+import type { ServerFeatures } from './server-features.js';
 import type { MCPSkill } from './skill-entries.js';
 import type { MCPSkillFile } from './skill-verify.js';
 import { listSkills, loadSkill, type MCPLoadedSkill, readSkillFile } from './skills.js';
 import { type MCPTask, type MCPTaskCall, startTaskCall, withTaskEvents } from './task-calls.js';
 import { callThroughConnection } from './tool-call.js';
 import { redactToolErrorText } from './tool-error-text.js';
-import { ToolRefresh } from './tool-refresh.js';
+import type { ToolRefresh } from './tool-refresh.js';
 import { httpTransportPlan, stdioTransportPlan, type TransportPlan } from './transport-plan.js';
 
 /** A tool's arguments. */
@@ -115,40 +113,17 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     this.#options = options;
     this.#callDefaults = options.callOptions;
     this.#roots = options.roots;
-    this.#tools = new ToolSet(this);
-    this.#cache = options.cache === false ? undefined : new ResponseCache();
-    this.#calls = new CallLimiter(options.maxConcurrentCalls, this.name);
     const rounds = options.maxInputRounds;
     // A bound that is not a count (NaN, 1.5, -1) would never stop the rounds, or stop them at once.
     if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 0))
       throw new RangeError(`maxInputRounds must be a whole number of at least 0 (got ${rounds})`);
-    const cacheFor = (session: Session) => this.#cache?.forSession(session);
-    const connection = () => this.#connection;
-    this.#features = new ServerFeatures({ name: this.name, options, connection, cacheFor });
-    this.#toolRefresh = new ToolRefresh({
-      name: this.name,
-      options,
-      tools: this.#tools,
-      cache: this.#cache,
-      events: this,
-      connection,
-    });
-    this.#connection = new Connection({
-      name: this.name,
-      plan,
-      options,
-      events: this,
-      tools: () => this.getTools(),
-      toolsListed: (definitions) => this.#toolRefresh.apply(definitions),
-      toolListChanged: (session) => this.#toolRefresh.onListChanged(session),
-      sessionEnded: (deliberate) => {
-        this.#toolRefresh.cancel();
-        if (deliberate) this.#tools.clear();
-      },
-      sessionEvents: clientSessionEvents(this.name, this, this.#cache),
-      features: () => ({ ...this.#options, currentRoots: () => this.#roots ?? [], redact: plan.redact }),
-      cacheFor,
-    });
+    const parts = clientParts(this, this.name, plan, options, () => this.#roots ?? []);
+    this.#tools = parts.tools;
+    this.#cache = parts.cache;
+    this.#calls = parts.calls;
+    this.#features = parts.features;
+    this.#toolRefresh = parts.toolRefresh;
+    this.#connection = parts.connection;
   }
 
   /**
@@ -287,22 +262,24 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** This client's tasks (`tasks/list`, every page). @throws MCPCallError (`protocol`: no `tasks.list`) */
   listTasks(options?: MCPRequestOptions): Promise<MCPTask[]> {
-    return this.#requireSession('tasks/list').tasks.list(this.#requestOptions(options));
+    return this.#features.session('tasks/list').tasks.list(this.#features.requestOptions(options));
   }
 
   /** Any task by id, whoever created it (`tasks/get`). @throws MCPCallError (`protocol`: no tasks) */
   getTask(taskId: string, options?: MCPRequestOptions): Promise<MCPTask> {
-    return this.#requireSession('tasks/get').tasks.get(taskId, this.#requestOptions(options));
+    return this.#features.session('tasks/get').tasks.get(taskId, this.#features.requestOptions(options));
   }
 
   /** The server's tasks, raw, for an intermediary to pass on (the gateway). @throws MCPCallError */
   taskPassThrough(method: string): MCPTaskPassThrough {
-    return this.#requireSession(method).tasks.passThrough();
+    return this.#features.session(method).tasks.passThrough();
   }
 
   /** `tasks/cancel` of any task id; the task, when the answer has it. @throws MCPCallError (`protocol`) */
   cancelTask(taskId: string, options?: MCPRequestOptions): Promise<MCPTask | undefined> {
-    return this.#requireSession('tasks/cancel').tasks.cancel(taskId, this.#requestOptions(options));
+    return this.#features
+      .session('tasks/cancel')
+      .tasks.cancel(taskId, this.#features.requestOptions(options));
   }
 
   /** Why the tool cannot be called on the current connection, if it cannot (see `Session.tasks`). */
@@ -344,16 +321,6 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    */
   whenToolsSettled(): Promise<void> {
     return this.#toolRefresh.whenSettled();
-  }
-
-  /** The current session, or a `not_connected` error for `method`. */
-  #requireSession(method: string): Session {
-    return this.#features.session(method);
-  }
-
-  /** `options` with the defaults (bound: `connectTimeoutMs`), and `session`'s response cache when given. */
-  #requestOptions(options?: MCPRequestOptions, session?: Session): RequestOptions {
-    return this.#features.requestOptions(options, session);
   }
 
   /**
@@ -429,18 +396,27 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** The server's skills (SEP-2640; `[]` when it does not offer the extension): see {@link listSkills}. */
   listSkills(options?: MCPRequestOptions): Promise<MCPSkill[]> {
-    return listSkills(this.#requireSession('skills/list'), this.name, this.#requestOptions(options));
+    return listSkills(
+      this.#features.session('skills/list'),
+      this.name,
+      this.#features.requestOptions(options),
+    );
   }
 
   /** Loads a skill by name or `SKILL.md` URI, every file verified: see {@link loadSkill}. */
   loadSkill(skill: string, options?: MCPRequestOptions): Promise<MCPLoadedSkill> {
-    return loadSkill(this.#requireSession('skills/list'), this.name, skill, this.#requestOptions(options));
+    return loadSkill(
+      this.#features.session('skills/list'),
+      this.name,
+      skill,
+      this.#features.requestOptions(options),
+    );
   }
 
   /** One verified file of a skill (`path` below its directory): see {@link readSkillFile}. */
   readSkillFile(skill: string, path = 'SKILL.md', options?: MCPRequestOptions): Promise<MCPSkillFile> {
-    const session = this.#requireSession('resources/read');
-    return readSkillFile(session, this.name, skill, path, this.#requestOptions(options));
+    const session = this.#features.session('resources/read');
+    return readSkillFile(session, this.name, skill, path, this.#features.requestOptions(options));
   }
 
   /**
@@ -454,7 +430,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** `ping`: resolves when the server answers. @throws MCPCallError */
   async ping(options?: MCPRequestOptions): Promise<void> {
-    await this.#requireSession('ping').ping(this.#requestOptions(options));
+    await this.#features.session('ping').ping(this.#features.requestOptions(options));
   }
 
   /**
