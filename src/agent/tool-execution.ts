@@ -17,7 +17,7 @@ import { withLinkedSignal } from './linked-signal.js';
 import { budgetOf, fitParts, fitResult, type ResultBudget } from './result-budget.js';
 import { type AgentSteps, type EmitEvent, INLINE_STEPS, type ToolCallStep } from './steps.js';
 import { type AgentTelemetryOptions, toolSpan } from './telemetry.js';
-import type { ToolEntry, ToolTable } from './tool-registry.js';
+import type { ToolTable } from './tool-registry.js';
 
 export type { ResultBudget } from './result-budget.js';
 
