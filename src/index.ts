@@ -59,6 +59,7 @@ export {
   type EmbeddedResource,
   type GetPromptResult,
   getServerEntry,
+  IDEMPOTENCY_KEY_META_KEY,
   type ImageContent,
   type Implementation,
   type LoggingLevel,

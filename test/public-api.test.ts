@@ -138,6 +138,7 @@ describe('public API', () => {
         'MCPAuthConfigErrorDetails',
         'MCPAuthConfigProblem',
         'MCPTool',
+        'IDEMPOTENCY_KEY_META_KEY',
         'MCPServers',
         'MCPPrefixedTool',
         'MCPServerConnectResult',

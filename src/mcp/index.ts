@@ -8,6 +8,7 @@ export {
   renderCallToolResultText,
   renderContentBlock,
 } from './adapter/content.js';
+export { IDEMPOTENCY_KEY_META_KEY } from './adapter/idempotency-key.js';
 export { MCPTool } from './adapter/mcp-tool.js';
 export type { MCPFormatResultContext } from './adapter/present-result.js';
 export {

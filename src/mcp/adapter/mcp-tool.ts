@@ -9,6 +9,7 @@ import type { JsonSchema } from '../../core/json.js';
 import type { Tool, ToolContext } from '../../core/tool.js';
 import type { CallToolResult, MCPToolDefinition } from '../protocol/types.js';
 import type { MCPToolCallOptions } from '../session/call-options.js';
+import { IDEMPOTENCY_KEY_META_KEY } from './idempotency-key.js';
 
 /** What an `MCPTool` needs from its client: a way to call, and how to present the result. */
 export interface MCPToolHost {
@@ -58,7 +59,9 @@ export class MCPTool implements Tool {
 
   /**
    * Calls the tool. `context.signal` reaches the MCP request and overrides the client's default signal;
-   * `context.onProgress` receives the server's `notifications/progress` for this call.
+   * `context.onProgress` receives the server's `notifications/progress` for this call;
+   * `context.idempotencyKey` (a durable run's) goes in the request's `_meta` as
+   * {@link IDEMPOTENCY_KEY_META_KEY}.
    *
    * @returns the rendered result (see `renderCallToolResult`; a `ToolOutput` when `context.acceptsMedia` is
    *   set and the result has images or audio) or what the client's `formatResult` returns.
@@ -69,6 +72,8 @@ export class MCPTool implements Tool {
     const options: MCPToolCallOptions = {};
     if (context.signal) options.signal = context.signal;
     if (context.onProgress) options.onprogress = context.onProgress;
+    if (context.idempotencyKey !== undefined)
+      options._meta = { [IDEMPOTENCY_KEY_META_KEY]: context.idempotencyKey };
     const result = await this.#host.callTool(this.name, input, options);
     return this.#host.presentResult(this.name, result, { acceptsMedia: context.acceptsMedia === true });
   }

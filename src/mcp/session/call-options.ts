@@ -48,6 +48,16 @@ export interface MCPToolCallOptions extends RequestOptions {
    */
   onTaskCreated?: ((created: Record<string, unknown>) => CallToolResult | undefined) | undefined;
   /**
+   * Keys for the request's `params._meta` (MCP spec 2025-11-25, "Basic > General fields > _meta": name them
+   * with a prefix of your own, `com.example/key`). The keys agentwire sets itself stay agentwire's: a
+   * `progressToken` here, or a key under an MCP-reserved prefix (second label `modelcontextprotocol` or
+   * `mcp`, as `io.modelcontextprotocol/`), is not sent, and a `traceparent` / `tracestate` here gives way to
+   * the active OpenTelemetry span's. Sent again
+   * unchanged when the call is re-sent (reconnection, input rounds). A per-call `_meta` replaces the client
+   * default's. Default: absent.
+   */
+  _meta?: Readonly<Record<string, unknown>> | undefined;
+  /**
    * Per-call bound in ms; when `timeoutMs` is given too, `timeoutMs` wins.
    * @deprecated use timeoutMs
    */

@@ -17,6 +17,8 @@ import type {
   MCPToolDefinition,
 } from '../protocol/types.js';
 import type { AgentwireTransport, TransportCloseInfo } from '../transports/transport.js';
+import { withCallerMeta } from './call-meta.js';
+import type { MCPToolCallOptions } from './call-options.js';
 import { Elicitations } from './engine/elicitations.js';
 import {
   DEFAULT_MAX_INPUT_ROUNDS,
@@ -47,6 +49,7 @@ import { negotiateOrFail } from './negotiation/negotiate.js';
 import { walkPages } from './pagination.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
 import type { SessionOpenOptions } from './session-options.js';
+import { withTasksDeclared } from './tasks/tasks-modern.js';
 import { SessionTasks, type TaskCallOptions } from './tasks/tasks-session.js';
 import { ToolHeaders } from './tool-headers.js';
 import { DIRECT_ID_PREFIX, DirectRequests, notConnected } from './wire/calls.js';
@@ -323,9 +326,9 @@ export class Session {
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    options: TaskCallOptions,
+    options: TaskCallOptions & Pick<MCPToolCallOptions, '_meta'>,
   ): Promise<CallToolResult> {
-    const params = { name, arguments: args };
+    const params = withCallerMeta({ name, arguments: args }, options._meta);
     const result = await withMcpSpan('tools/call', params, this, () => this.#callTool(params, options));
     if (result.content === undefined) result.content = [];
     return result;
@@ -392,7 +395,7 @@ export class Session {
     const direct = this.#direct as DirectRequests;
     const headers = this.#toolHeaders?.headersFor(params.name, params.arguments);
     const tasks = this.#tasks.modern(params.name, options);
-    const sent = outboundParams(tasks ? { ...params, _meta: tasks.meta } : params, this.#logLevel);
+    const sent = outboundParams(tasks ? withTasksDeclared(params, tasks.meta) : params, this.#logLevel);
     const context = { ...this.#inputs, headers, onTask: tasks?.onTask };
     return requestWithInputRounds(direct, 'tools/call', sent, callToolResultSchema, options, context);
   }

@@ -29,7 +29,8 @@ export function sdkOptions(options: RequestOptions): SdkRequestOptions {
  * `params` as sent: with `io.modelcontextprotocol/logLevel` in `_meta` when `level` is set (MCP spec
  * 2026-07-28, changelog: the log level is set per request; servers send `notifications/message` only for
  * requests that carry it), and `traceparent` / `tracestate` when the caller runs inside an OpenTelemetry
- * span (trace-context.ts). Keys the caller put in `_meta` win. Without either, `params` itself.
+ * span (trace-context.ts). These win over keys already in `_meta` (a caller's `_meta` on a tool call
+ * keeps its own `traceparent` only where no span is active: call-meta.ts). Without either, `params` itself.
  */
 export function outboundParams(
   params: Record<string, unknown>,
@@ -39,5 +40,5 @@ export function outboundParams(
   if (level === undefined && trace.traceparent === undefined) return params;
   const meta = typeof params._meta === 'object' && params._meta !== null ? params._meta : {};
   const levelMeta = level === undefined ? {} : { [LOG_LEVEL_META_KEY]: level };
-  return { ...params, _meta: { ...levelMeta, ...trace, ...meta } };
+  return { ...params, _meta: { ...meta, ...levelMeta, ...trace } };
 }
