@@ -259,7 +259,18 @@ describe.skipIf(!hasRestate)('durable runs on Restate', () => {
     expect(result.usage).toEqual({ inputTokens: 50, outputTokens: 24 });
     calmUsage = result.usage;
     expect(model!.requests).toHaveLength(2);
-    expect(calls('one')).toEqual([expect.objectContaining({ tool: 'record', phase: 'done', token: true })]);
+    expect(calls('one')).toEqual([
+      expect.objectContaining({
+        tool: 'record',
+        phase: 'done',
+        token: true,
+        // The MCP server sees the call's idempotency key in the request's `_meta`.
+        meta: {
+          'dev.agentwire/idempotency-key': `${result.runId}/turn-1/call-0`,
+          progressToken: expect.stringMatching(/^aw-\d+$/),
+        },
+      }),
+    ]);
     const page = await client.events('calm');
     calm = page.events;
     expect(page.next).toBe(result.events.next);
@@ -385,6 +396,20 @@ describe.skipIf(!hasRestate)('durable runs on Restate', () => {
     // The local tool got the same idempotency key both times.
     const notes = made.filter((call) => call.tool === 'slow_note');
     expect(notes.map((call) => call.key)).toEqual(Array(3).fill(`${result.runId}/turn-1/call-2`));
+    // The MCP tools' server saw each call's key in `_meta`, the same when the second worker made it again.
+    const metaOf = (tool: string) => made.filter((call) => call.tool === tool).map((call) => call.meta);
+    expect(metaOf('slow_upsert')).toEqual(
+      Array(3).fill({
+        'dev.agentwire/idempotency-key': `${result.runId}/turn-1/call-1`,
+        progressToken: expect.stringMatching(/^aw-\d+$/),
+      }),
+    );
+    expect(metaOf('slow_record')).toEqual([
+      {
+        'dev.agentwire/idempotency-key': `${result.runId}/turn-1/call-0`,
+        progressToken: expect.stringMatching(/^aw-\d+$/),
+      },
+    ]);
     const interrupted =
       'Tool call "slow_record" was interrupted: the process making it stopped before its outcome was recorded, ' +
       'so it may or may not have taken effect. It was called with {"text":"two"}. Check whether it took effect ' +

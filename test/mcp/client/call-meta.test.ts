@@ -54,7 +54,7 @@ const hooks: SessionHooks = { onUnexpectedClose: () => {}, onToolListChanged: ()
 async function open2026(calls: 'direct' | 'funnel') {
   const sent: Record<string, unknown>[] = [];
   const create = (): AgentwireTransport => {
-    const transport = new StdioTransport({
+    const transport: AgentwireTransport = new StdioTransport({
       command: process.execPath,
       args: [FIXTURE_2026, '--modern-only'],
       serverName: 'test',
