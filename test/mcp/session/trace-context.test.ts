@@ -102,6 +102,17 @@ describe('W3C trace context in _meta', () => {
     ]);
   });
 
+  it("a caller's _meta traceparent gives way to the active span's, and goes out as given outside one", async () => {
+    const { client, log } = await connect([FIXTURE_2025]);
+    const _meta = { traceparent: 'caller-parent', 'com.example/id': 1 };
+    await inSpan(SPAN, () => client.callTool('echo', { text: 'traced' }, { _meta }));
+    await client.callTool('echo', { text: 'untraced' }, { _meta });
+    expect(callMeta(log)).toEqual([
+      { traceparent: TRACEPARENT, 'com.example/id': 1 },
+      { traceparent: 'caller-parent', 'com.example/id': 1 },
+    ]);
+  });
+
   it('an invalid span context adds nothing', async () => {
     const { client, log } = await connect([FIXTURE_2025]);
     const invalid = { traceId: '0'.repeat(32), spanId: '0'.repeat(16), traceFlags: TraceFlags.NONE };
