@@ -9,6 +9,7 @@ import { RegistrationRejectedError } from '@modelcontextprotocol/client';
 import { MCPCallError, MCPConfigError } from '../mcp/index.js';
 import { loginHint } from './auth/stored-login.js';
 import type { ServerTarget } from './server-options.js';
+import { UrlConsentUnavailableError } from './url-consent.js';
 
 /** The hint lines for `error` (no newline); none for most errors. */
 export function failureHints(error: unknown): string[] {
@@ -90,6 +91,8 @@ export function spawnHint(error: unknown, targets: readonly ServerTarget[]): str
  * an `elicitation/create` input request no handler answers.
  */
 function asksForForm(error: MCPCallError): boolean {
+  // A URL elicitation refused for want of a terminal is no form: failure.ts names its URL.
+  if (error.cause instanceof UrlConsentUnavailableError) return false;
   if (error.kind === 'input_required') return error.inputMethod === 'elicitation/create';
   if (error.kind !== 'jsonrpc' || error.code !== MISSING_CLIENT_CAPABILITY) return false;
   const required = (error.data as { requiredCapabilities?: { elicitation?: unknown } } | undefined)

@@ -268,9 +268,14 @@ describe('the HTTP fixture without resources', () => {
     const from = server.requests.length;
     const error = await mcp.subscribeResource('fixture://a').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MCPCallError);
-    expect(error).toMatchObject({ kind: 'protocol', method: 'subscriptions/listen', server: 'http' });
+    expect(error).toMatchObject({
+      kind: 'unsupported',
+      capability: 'resources.subscribe',
+      method: 'resources/subscribe',
+      server: 'http',
+    });
     expect((error as MCPCallError).reason).toBe(
-      'the server does not declare resources.subscribe (MCP spec 2026-07-28, "Server Features > Resources > Capabilities")',
+      'the server does not declare the "resources.subscribe" capability, so it was not sent',
     );
     expect(server.requests.length).toBe(from);
   });

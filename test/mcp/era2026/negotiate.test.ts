@@ -71,10 +71,15 @@ describe('MCPClient over stdio', () => {
     expect(mcp.getState()).toBe('failed');
   });
 
-  it('sets the log level per request in 2026-07-28 instead of logging/setLevel', async () => {
+  it('sends no log level to a 2026-07-28 server that does not declare logging, and calls on', async () => {
+    // The per-request level of a server that declares logging: test/mcp/client/capabilities.test.ts.
     const mcp = client(fixture(true), { logLevel: 'debug' });
     await mcp.connect();
-    await mcp.setLoggingLevel('info');
+    await expect(mcp.setLoggingLevel('info')).rejects.toMatchObject({
+      kind: 'unsupported',
+      capability: 'logging',
+      method: 'logging/setLevel',
+    });
     expect((await mcp.callTool('add', { a: 1, b: 1 })).structuredContent).toEqual({ sum: 2 });
   });
 

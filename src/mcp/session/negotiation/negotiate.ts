@@ -30,6 +30,8 @@ import {
   CLIENT_INFO_META_KEY,
   type DiscoverResult,
   type JSONRPCMessage,
+  OAuthClientFlowError,
+  OAuthError,
   PROTOCOL_VERSION_META_KEY,
   type PriorDiscovery,
 } from '@modelcontextprotocol/client';
@@ -416,6 +418,9 @@ function httpFailure(outcome: { error: unknown }, legacy: () => Negotiated): Neg
  */
 export function answeredOverHttp(error: unknown): boolean {
   if (!(error instanceof MCPCallError)) return false;
+  // A failure of this client's own authorization (a refused client registration, a token request the
+  // authorization server refused) carries that server's status, not the MCP server's answer to the probe.
+  if (error.cause instanceof OAuthClientFlowError || error.cause instanceof OAuthError) return false;
   if (error.status !== undefined) return error.status !== 401 && error.status !== 403;
   return error.kind === 'protocol' || (error.kind === 'transport' && error.reissue === true);
 }
