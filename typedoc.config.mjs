@@ -36,6 +36,7 @@ const config = {
     'MODERN_PROTOCOL_VERSIONS',
     'RequestCache',
     'RequestOptions',
+    'ToolCallStep',
     'ToolInput',
   ],
 };

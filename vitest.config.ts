@@ -18,7 +18,6 @@ const QUICK = [
   'test/core/sleep.test.ts',
   'test/gateway/options.test.ts',
   'test/mcp/adapter/content.test.ts',
-  'test/mcp/client/cut-responses.test.ts',
   'test/mcp/client/reconnect-grant.test.ts',
   'test/mcp/client/response-cache.test.ts',
   'test/mcp/client/units.test.ts',

@@ -148,7 +148,7 @@ describe('architecture', async () => {
 
   it('sees the whole source tree and resolves its .js-suffixed imports', () => {
     expect(Object.keys(graph.obj()).length).toBeGreaterThan(60);
-    expect(graph.obj()['mcp/client/client.ts']).toContain('mcp/session/session.ts');
+    expect(graph.obj()['mcp/client/connection.ts']).toContain('mcp/session/session.ts');
     expect(graph.warnings().skipped).toEqual([]);
   });
 });

@@ -50,7 +50,11 @@ const OTHER_COMMANDS = new Set([
   'npm', // install, init, pkg, test, run <script> (checked below)
   'npx', // `npx agentwire …` (checked as agentwire) and `npx tsx` for the quick start
   'openssl', // a random bearer token
+  'curl', // a request to Restate's admin API or ingress (durable runs)
 ]);
+
+/** What `npx` may run besides `agentwire`: the quick start's `tsx`, and the Restate server durable runs use. */
+const NPX_PROGRAMS = new Set(['tsx', '@restatedev/restate-server']);
 
 const blocks = allBlocks();
 const where = (block: CodeBlock) => `${block.page}:${block.line}`;
@@ -243,7 +247,7 @@ describe('shell blocks', () => {
           if (first === 'node' && /^bench\/[\w-]+\.mjs$/.test(segment[1] ?? '')) continue;
           if (first === 'npm' && second === 'run' && scripts[segment[2] ?? ''] === undefined)
             problems.push(`${where(block)}: npm run ${segment[2]}: package.json has no such script`);
-          if (first === 'npx' && second !== 'tsx') problems.push(`${where(block)}: npx ${second}`);
+          if (first === 'npx' && !NPX_PROGRAMS.has(second)) problems.push(`${where(block)}: npx ${second}`);
           if (!OTHER_COMMANDS.has(first) && first !== 'node')
             problems.push(`${where(block)}: ${first} is not a command the docs run`);
         }
