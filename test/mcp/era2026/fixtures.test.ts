@@ -120,10 +120,11 @@ describe.each(FIXTURES)('%s, %s: the SDK client in auto mode', (kind, era) => {
         _meta: SERVER_META,
         content: [{ type: 'text', text: 'confirmed deploy' }],
       });
-      // Spaced out: the SDK's own stdio transport loses progress that arrives in one read with the response.
+      // Spaced out: the SDK's own stdio transport loses progress that arrives in one read with the response,
+      // and on a loaded machine 20 ms between them was not always enough (a busy client reads both at once).
       const progress: unknown[] = [];
       const done = await client.callTool(
-        { name: 'progress', arguments: { steps: 2, delayMs: 20 } },
+        { name: 'progress', arguments: { steps: 2, delayMs: 250 } },
         { onprogress: (p) => progress.push(p) },
       );
       expect(done).toEqual({ _meta: SERVER_META, content: [{ type: 'text', text: 'done after 2 steps' }] });
