@@ -166,14 +166,29 @@ export class Connection {
 
   /**
    * Whether a call that failed with `error` is sent again once reconnected: when it was lost with its
-   * connection (kind `connection_closed`, also for calls caught by the teardown of a lost session) or its
-   * session (`session_expired`). Not a failed exchange (`transport`): the server may have run the call.
+   * connection (kind `connection_closed`, also for calls caught by the teardown of a lost session). Not a
+   * failed exchange (`transport`): the server may have run the call; nor a call whose own request met an
+   * expired session, which the session has already re-sent or not (session/engine/replay.ts).
    */
   shouldRetry(error: unknown, options: ResolvedCallOptions): boolean {
     if (!this.#policy.enabled || options.signal?.aborted || options.retryOnReconnect === false) return false;
-    return (
-      error instanceof MCPCallError &&
-      (error.kind === 'connection_closed' || error.kind === 'session_expired')
+    return error instanceof MCPCallError && error.kind === 'connection_closed';
+  }
+
+  /**
+   * The server forgot `session`'s Streamable HTTP session: it is lost (see {@link Connection.lost}), and with
+   * reconnection on the new session the reconnect opens (MCP spec 2025-11-25, "Transports > Session
+   * Management": the client MUST start a new session) resolves the promise returned, `undefined` when it
+   * gave up; with reconnection off, `undefined` at once (no new session is started: the next `connect()`
+   * starts it).
+   */
+  renewed(session: Session, error: MCPCallError): Promise<Session | undefined> | undefined {
+    this.lost(session, error);
+    if (!this.#policy.enabled) return undefined;
+    const ready = this.#state === 'reconnecting' ? this.#ready?.promise : undefined;
+    return (ready ?? Promise.resolve()).then(
+      () => this.connected,
+      () => undefined,
     );
   }
 
@@ -282,6 +297,7 @@ export class Connection {
           if (session && current()) host.toolListChanged(session);
         },
         onListenIssue: (issue) => host.events.emit('log', listenLogEntry(host.name, issue)),
+        renewSession: (expired, error) => this.renewed(expired, error),
         // Told at once; a refusal the next transport is tried after is no failure of the connect.
         onOpenFailed: (error) => {
           const fallsBack = refused === undefined && candidate.fallBackOn?.(error) === true;

@@ -54,6 +54,10 @@ export class MCPToolError extends MCPError {
  * - `session_expired`: the Streamable HTTP server no longer knows our `Mcp-Session-Id` (404, or a 400 that
  *   says so); the session has been cleared.
  * - `not_connected`: the client is not connected (never connected, disconnected, or reconnection gave up).
+ * - `may_have_run`: a `tools/call` lost before its response (its session forgotten, MCP spec 2025-11-25,
+ *   "Transports > Session Management"; its response stream broken, MCP spec 2026-07-28, "Transports >
+ *   Streamable HTTP") to a tool not annotated `readOnlyHint` or `idempotentHint`: the tool may or may not have
+ *   run, and the client did not send it again, since running it twice could repeat its side effects.
  * - `input_required`: the server still asked for input the client could not give (MCP spec 2026-07-28,
  *   "Basic > Patterns > Multi Round-Trip Requests"): more rounds than `maxInputRounds` (`inputRounds` set to
  *   the bound), an embedded request the client has no handler for, or one whose handler threw or rejected (its
@@ -76,6 +80,7 @@ export type MCPCallErrorKind =
   | 'aborted'
   | 'session_expired'
   | 'not_connected'
+  | 'may_have_run'
   | 'input_required'
   | 'task'
   | 'unsupported';
@@ -116,8 +121,8 @@ export interface MCPCallErrorDetails {
    * True when the request was lost in flight: over Streamable HTTP in MCP 2026-07-28 its response stream broke
    * before the response, and the client MUST re-issue it as a new request with a new id (MCP spec 2026-07-28,
    * "Key Changes" 9; streams are not resumable). `MCPClient` has already re-issued reads once; a `tools/call`
-   * is re-issued only for a tool annotated `readOnlyHint` or `idempotentHint`, so on any other tool this
-   * means the tool may or may not have run, and calling again may repeat its side effects: the caller decides.
+   * is re-issued only for a tool annotated `readOnlyHint` or `idempotentHint`; one to any other tool fails
+   * with kind `may_have_run`: calling again may repeat its side effects, and the caller decides.
    */
   reissue?: boolean | undefined;
   /** The input-required rounds bound that was reached (kind `input_required`). */

@@ -26,7 +26,7 @@ import {
   modernWire,
   requestWithInputRounds,
 } from './engine/modern-calls.js';
-import { ReissuableTools, reissuingRead } from './engine/reissue.js';
+import { Replays } from './engine/replay.js';
 import { outboundParams, sdkOptions } from './engine/request-extras.js';
 import {
   anyObjectSchema,
@@ -62,6 +62,9 @@ export type {
   TransportFactory,
 } from './session-options.js';
 
+/** The lists a 2026-07-28 connection reads on the direct path (see `Session.#send`). */
+const LISTS = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
+
 /** One connection (transport + SDK protocol layer); see the file header. Internal to `MCPClient`. */
 export class Session {
   readonly #sdk: Client;
@@ -76,8 +79,8 @@ export class Session {
   #direct: DirectRequests | undefined;
   /** The handlers that answer input requests (2026-07-28 direct calls). */
   #inputs: InputRoundsContext = { server: '', answerers: {}, maxRounds: DEFAULT_MAX_INPUT_ROUNDS };
-  /** The tools a `tools/call` lost in flight may be re-sent for (reissue.ts). */
-  readonly #reissuable = new ReissuableTools();
+  /** Where a request lost before its response is sent again, or not (replay.ts). */
+  #replays: Replays<Session> = new Replays();
   /** The tools' `Mcp-Param-*` declarations, on a 2026-era Streamable HTTP connection (tool-headers.ts). */
   #toolHeaders: ToolHeaders | undefined;
   /** Elicitation handlers, and the -32042 retry (elicitations.ts). */
@@ -133,6 +136,7 @@ export class Session {
       inputRequired: { maxRounds },
     });
     const session = new Session(sdk, wire, server, features.redact);
+    session.#replays = new Replays(options.beforeResend, hooks.renewSession);
     session.#elicitations = new Elicitations(server, features);
     // Input rounds of the 2026-07-28 direct path answer elicitations as `elicitation/create` does.
     session.#inputs = { server, answerers: session.#elicitations.answerers(features), maxRounds };
@@ -223,7 +227,7 @@ export class Session {
   async listTools(options: RequestOptions, onInvalid: (tool: InvalidToolDefinition) => void = () => {}) {
     const schema = listToolsPageSchema(onInvalid);
     const tools = await this.listAll<MCPToolDefinition>('tools/list', 'tools', options, schema);
-    this.#reissuable.learn(tools);
+    this.#replays.learn(tools);
     this.#tasks.learn(tools);
     return this.#toolHeaders?.accept(tools) ?? tools;
   }
@@ -257,19 +261,46 @@ export class Session {
     return withMcpSpan(method, params, this, async () => {
       try {
         this.#requireOpen();
-        const send = () =>
-          this.#sdk.request(
-            { method, params: outboundParams(params, this.#logLevel) },
-            schema,
-            sdkOptions(options),
-          );
         const fetch = () =>
-          this.#elicitations.retrying(() => reissuingRead(method, options.signal, send), options.signal);
+          this.#elicitations.retrying(() => this.#resent(method, params, schema, options), options.signal);
         return await (options.cache ? options.cache.through(method, params, fetch) : fetch());
       } catch (error) {
         throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeoutMs });
       }
     });
+  }
+
+  /** One request, and its re-sends when it is lost before its response (replay.ts). */
+  async #resent<T>(
+    method: string,
+    params: Record<string, unknown>,
+    schema: StandardSchemaV1<unknown, T>,
+    options: RequestOptions,
+  ): Promise<T> {
+    try {
+      return await this.#send(method, params, schema, options);
+    } catch (error) {
+      const lost = { method, signal: options.signal };
+      return this.#replays.after(error, lost, this, (on) => on.#send(method, params, schema, options));
+    }
+  }
+
+  /**
+   * Sends one request. A list in 2026-07-28 takes the direct path (calls.ts), so that its result reaches
+   * agentwire's lenient checks (result-checks.ts) and not the SDK's strict result schema, which refuses the
+   * whole list for one unusable tool or a `null` cursor; anything else goes through the SDK's funnel.
+   */
+  #send<T>(
+    method: string,
+    params: Record<string, unknown>,
+    schema: StandardSchemaV1<unknown, T>,
+    options: RequestOptions,
+  ): Promise<T> {
+    const sent = outboundParams(params, this.#logLevel);
+    const direct = this.#direct;
+    if (direct !== undefined && this.era === 'modern' && LISTS.has(method))
+      return requestWithInputRounds(direct, method, sent, schema, options, this.#inputs);
+    return this.#sdk.request({ method, params: sent }, schema, sdkOptions(options));
   }
 
   /** Whether the connection speaks the 2026-07-28 era (`'modern'`) or a 2025 one (`'legacy'`). */
@@ -336,30 +367,41 @@ export class Session {
 
   /**
    * One `tools/call` on the lean path: sent once, with no retry machinery until a failure asks for it: a
-   * -32042 "URL elicitation required" is sent again after the URL handler (elicitations.ts); one lost in
-   * flight (2026-07-28 over HTTP) only for a read-only or idempotent tool (reissue.ts).
+   * -32042 "URL elicitation required" is sent again after the URL handler (elicitations.ts); one lost before
+   * its response (a forgotten 2025 session, a broken 2026 stream) only for a read-only or idempotent tool
+   * (replay.ts).
    */
   async #callTool(
     params: { name: string; arguments: Record<string, unknown> },
     options: TaskCallOptions,
   ): Promise<CallToolResult> {
-    const send = () => this.#sendCall(params, options);
     try {
-      return await send();
+      return await this.#sendCall(params, options);
     } catch (error) {
-      const context = {
-        method: 'tools/call',
-        toolName: params.name,
-        signal: options.signal,
-        timeoutMs: options.timeoutMs,
-      };
-      const mapped = (failure: unknown) => Promise.reject(this.#fail(failure, context));
-      const first = () => this.#elicitations.recover(error, options.signal, send).catch(mapped);
-      if (this.era !== 'modern') return first();
-      let attempts = 0;
-      return this.#reissuable.call(params.name, options.signal, () =>
-        attempts++ === 0 ? first() : this.#elicitations.retrying(send, options.signal).catch(mapped),
-      );
+      return this.#callFailed(error, params, options);
+    }
+  }
+
+  /** A failed `tools/call` of {@link Session.#callTool}: its URL elicitation, then its re-send or not. */
+  async #callFailed(
+    error: unknown,
+    params: { name: string; arguments: Record<string, unknown> },
+    options: TaskCallOptions,
+  ): Promise<CallToolResult> {
+    const signal = options.signal;
+    const context = { method: 'tools/call', toolName: params.name, signal, timeoutMs: options.timeoutMs };
+    const send = (on: Session) => () => on.#sendCall(params, options);
+    try {
+      try {
+        return await this.#elicitations.recover(error, signal, send(this));
+      } catch (failure) {
+        const lost = { method: 'tools/call', toolName: params.name, signal };
+        return await this.#replays.after(failure, lost, this, (on) =>
+          on.#elicitations.retrying(send(on), signal),
+        );
+      }
+    } catch (failure) {
+      throw this.#fail(failure, context);
     }
   }
 

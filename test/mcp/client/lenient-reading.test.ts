@@ -72,21 +72,23 @@ describe('list cursors as servers send them (2025 era)', () => {
 });
 
 /**
- * In 2026-07-28 the SDK's result decoder checks a `tools/list` result against its own schema before agentwire
- * reads it, and refuses the whole list for a `null` cursor or one unusable tool: these two fail until list
- * results reach agentwire's checks first (the connection's inbound routing).
+ * In 2026-07-28 the SDK's result decoder would check a `tools/list` result against its own schema and refuse
+ * the whole list for a `null` cursor or one unusable tool: lists take agentwire's direct path instead, so
+ * that their results reach agentwire's lenient checks.
  */
-describe('lenient lists in 2026-07-28 (not yet: the SDK decodes them first)', () => {
+describe('lenient lists in 2026-07-28', () => {
   const raw = (env: Record<string, string>) => {
     const log = path.join(tmpdir(), `agentwire-lenient-${randomUUID()}.jsonl`);
     cleanups.push(() => rmSync(log, { force: true }));
     const server = { command: process.execPath, args: [RAW_2026], env: { ...env, RAW_LOG: log } };
     const client = MCPClient.fromStdio(server, { name: 'raw', protocolVersion: '2026-07-28' });
     open.push(client);
-    return { client, log };
+    const logs: MCPClientLogEntry[] = [];
+    client.on('log', (entry) => logs.push(entry));
+    return { client, log, logs };
   };
 
-  it.fails('follows an empty-string cursor and ends the list at nextCursor: null', async () => {
+  it('follows an empty-string cursor and ends the list at nextCursor: null', async () => {
     const { client, log } = raw({ RAW_PAGES: '1' });
     await client.connect();
     expect(client.getTools().map((t) => t.name)).toEqual([
@@ -98,14 +100,21 @@ describe('lenient lists in 2026-07-28 (not yet: the SDK decodes them first)', ()
     expect(listCursors(log)).toEqual([null, '']);
   });
 
-  it.fails('leaves out a tool whose inputSchema is null, keeping the others', async () => {
-    const { client } = raw({ RAW_BAD_TOOL: '1' });
+  it('leaves out a tool whose inputSchema is null with a warning naming it and why, keeping the others', async () => {
+    const { client, logs } = raw({ RAW_BAD_TOOL: '1' });
     await client.connect();
+    expect(client.getProtocolVersion()).toBe('2026-07-28');
     expect(client.getTools().map((t) => t.name)).toEqual([
       'ask_sampling',
       'bad_method',
       'odd_type',
       'no_type',
+    ]);
+    expect(logs.filter((entry) => entry.level === 'warn')).toEqual([
+      {
+        level: 'warn',
+        message: `MCP server "raw": tool "bad" is left out of the tool list: its definition is invalid ("inputSchema" is null, not an object)`,
+      },
     ]);
   });
 });

@@ -86,7 +86,7 @@ describe('a response stream broken before its response (2026-07-28, Streamable H
     const error = (await mcp.callTool('count_up', {}).catch((e: unknown) => e)) as MCPCallError;
     expect(error).toBeInstanceOf(MCPCallError);
     expect([error.kind, error.reissue, error.method, error.toolName, error.server]).toEqual([
-      'transport',
+      'may_have_run',
       true,
       'tools/call',
       'count_up',

@@ -17,7 +17,7 @@ import { MCPCallError } from '../../protocol/errors.js';
 import { isTerminalStatus, type MCPTask } from '../../protocol/tasks.js';
 import type { CallToolResult } from '../../protocol/types.js';
 import { DEFAULT_TASK_TIMEOUT_MS, type MCPToolCallOptions } from '../call-options.js';
-import { lostInFlight } from '../engine/reissue.js';
+import { lostInFlight } from '../engine/replay.js';
 import type { RequestOptions } from '../request-options.js';
 import { abortError } from '../wire/calls.js';
 
