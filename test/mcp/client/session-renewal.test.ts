@@ -1,0 +1,89 @@
+/**
+ * A 2025-11-25 Streamable HTTP server that forgets its sessions mid-run (test/fixtures/forgetful-http-server.ts):
+ * every request kind that meets the 404 starts a new session (MCP spec 2025-11-25, "Transports > Session
+ * Management": the client MUST send a new `initialize`), and is sent again on it only when that is safe
+ * (session/engine/replay-decision.ts): a read once, a `tools/call` only to a tool annotated `readOnlyHint` or
+ * `idempotentHint`; any other call fails with kind `may_have_run` and is not sent again.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MCPClient } from '../../../src/mcp/client/client.js';
+import { MCPCallError } from '../../../src/mcp/protocol/errors.js';
+import { type ForgetfulHttpServer, startForgetfulHttp } from '../../fixtures/forgetful-http-server.js';
+
+let server: ForgetfulHttpServer;
+beforeAll(async () => {
+  server = await startForgetfulHttp();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const open: MCPClient[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((client) => client.disconnect()));
+});
+
+/** A connected client with reconnection on (or off), and the requests the server receives from now on. */
+async function connect(reconnect: boolean) {
+  const client = MCPClient.fromUrl(server.url, {
+    name: 'forgetful',
+    transport: 'streamable-http',
+    reconnect: { enabled: reconnect, initialDelayMs: 10, maxDelayMs: 20, maxRetries: 3 },
+  });
+  open.push(client);
+  await client.connect();
+  const from = server.received.length;
+  const events: string[] = [];
+  client.on('disconnected', () => events.push('disconnected'));
+  client.on('reconnected', () => events.push('reconnected'));
+  return { client, events, received: () => server.received.slice(from) };
+}
+
+describe('a server that forgot the session (HTTP 404, 2025-11-25)', () => {
+  it('renews the session and sends a read again once', async () => {
+    const { client, events, received } = await connect(true);
+    server.forget();
+    await client.ping();
+    expect(received()).toEqual(['ping', 'initialize', 'tools/list', 'ping']);
+    expect(events).toEqual(['disconnected', 'reconnected']);
+    expect(client.getState()).toBe('connected');
+  });
+
+  it('renews the session and sends a readOnlyHint tool call again', async () => {
+    const { client, received } = await connect(true);
+    server.forget();
+    expect((await client.callTool('count', {})).content).toEqual([{ type: 'text', text: 'count: 0' }]);
+    expect(received()).toEqual(['tools/call count', 'initialize', 'tools/list', 'tools/call count']);
+  });
+
+  it('fails a tool call marked neither readOnlyHint nor idempotentHint with kind may_have_run, sent once', async () => {
+    const { client, received } = await connect(true);
+    server.forget();
+    const error = (await client.callTool('bump', {}).catch((e: unknown) => e)) as MCPCallError;
+    expect(error).toBeInstanceOf(MCPCallError);
+    expect([error.kind, error.method, error.toolName, error.server, error.status]).toEqual([
+      'may_have_run',
+      'tools/call',
+      'bump',
+      'forgetful',
+      404,
+    ]);
+    expect(error.reason).toMatch(
+      /; the tool may or may not have run, and was not re-sent \(it is not marked readOnlyHint or idempotentHint\)$/,
+    );
+    // The session is renewed all the same; the call went out once.
+    await expect.poll(() => client.getState()).toBe('connected');
+    expect(received().filter((m) => m.startsWith('tools/call'))).toEqual(['tools/call bump']);
+    expect(received()).toEqual(['tools/call bump', 'initialize', 'tools/list']);
+  });
+
+  it('without reconnection, a read fails with kind session_expired and the client is no longer connected', async () => {
+    const { client, received } = await connect(false);
+    server.forget();
+    const error = (await client.ping().catch((e: unknown) => e)) as MCPCallError;
+    expect(error).toBeInstanceOf(MCPCallError);
+    expect([error.kind, error.method, error.status]).toEqual(['session_expired', 'ping', 404]);
+    expect(client.getState()).toBe('failed');
+    expect(received()).toEqual(['ping']);
+  });
+});
