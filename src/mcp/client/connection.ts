@@ -297,7 +297,6 @@ export class Connection {
           if (session && current()) host.toolListChanged(session);
         },
         onListenIssue: (issue) => host.events.emit('log', listenLogEntry(host.name, issue)),
-        renewSession: (expired, error) => this.renewed(expired, error),
         // Told at once; a refusal the next transport is tried after is no failure of the connect.
         onOpenFailed: (error) => {
           const fallsBack = refused === undefined && candidate.fallBackOn?.(error) === true;
@@ -325,6 +324,7 @@ export class Connection {
             verdict: candidate.verdictOrigin ? this.#verdicts.slot(candidate.verdictOrigin) : undefined,
           },
           tap: tap && wireTap(host.name, tap),
+          renewSession: (expired, error) => this.renewed(expired, error),
         });
         return session;
       } catch (error) {

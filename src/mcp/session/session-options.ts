@@ -7,13 +7,12 @@ import type { MCPCallError } from '../protocol/errors.js';
 import type { Redactor } from '../protocol/redact-error.js';
 import type { Implementation, Root, ServerLogMessage } from '../protocol/types.js';
 import type { AgentwireTransport } from '../transports/transport.js';
-import type { BeforeResend, RenewSession } from './engine/replay.js';
+import type { BeforeResend } from './engine/replay.js';
 import type { MCPServerRequestHandlers } from './engine/server-requests.js';
 import type { ListenFeatures, ListenHooks } from './listen.js';
 import type { PeerAddress } from './mcp-span.js';
 import type { SessionEra } from './negotiation/negotiate.js';
 import type { RequestOptions } from './request-options.js';
-import type { Session } from './session.js';
 import type { ExcludedTool } from './tool-headers.js';
 import type { WireTap } from './wire/wire.js';
 
@@ -32,13 +31,6 @@ export interface SessionHooks extends ListenHooks {
   onLateMessage?(): void;
   /** `notifications/message` from the server. */
   onServerLog?(message: ServerLogMessage): void;
-  /**
-   * The server forgot `session`'s Streamable HTTP session (HTTP 404, kind `session_expired`): start a new
-   * one (MCP spec 2025-11-25, "Transports > Session Management") and resolve with it, or `undefined` when
-   * none came; return `undefined` at once when this owner does not renew sessions (see replay.ts). Absent:
-   * the request fails with its `session_expired` error.
-   */
-  renewSession?: RenewSession<Session>;
   /** A listed tool was left out: its `x-mcp-header` declaration is invalid (2026-07-28 over HTTP). */
   onToolExcluded?(tool: ExcludedTool): void;
   /**

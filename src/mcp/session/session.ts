@@ -26,7 +26,7 @@ import {
   modernWire,
   requestWithInputRounds,
 } from './engine/modern-calls.js';
-import { Replays } from './engine/replay.js';
+import { type Renewal, Replays } from './engine/replay.js';
 import { outboundParams, sdkOptions } from './engine/request-extras.js';
 import {
   anyObjectSchema,
@@ -104,7 +104,7 @@ export class Session {
    * @throws MCPCallError naming the server and `initialize` (or `server/discover` for a failed probe); kind
    *   `protocol` code -32022 when no revision is shared (`data.supported`, `data.offered`).
    */
-  static async open(options: SessionOpenOptions): Promise<Session> {
+  static async open(options: SessionOpenOptions & Renewal<Session>): Promise<Session> {
     const { server, clientInfo, hooks, era = {}, given = {} } = options;
     const request = options.request ?? {};
     const protocolVersion = era.protocolVersion ?? 'auto';
@@ -136,7 +136,7 @@ export class Session {
       inputRequired: { maxRounds },
     });
     const session = new Session(sdk, wire, server, features.redact);
-    session.#replays = new Replays(options.beforeResend, hooks.renewSession);
+    session.#replays = new Replays(options.beforeResend, options.renewSession);
     session.#elicitations = new Elicitations(server, features);
     // Input rounds of the 2026-07-28 direct path answer elicitations as `elicitation/create` does.
     session.#inputs = { server, answerers: session.#elicitations.answerers(features), maxRounds };
@@ -258,11 +258,14 @@ export class Session {
     schema: StandardSchemaV1<unknown, T>,
     options: RequestOptions,
   ): Promise<T> {
+    const send = (on: Session) => on.#send(method, params, schema, options);
+    // A request lost before its response is sent again, or not, in one place (replay.ts).
+    const lost = { method, signal: options.signal };
+    const resent = () => send(this).catch((error: unknown) => this.#replays.after(error, lost, this, send));
     return withMcpSpan(method, params, this, async () => {
       try {
         this.#requireOpen();
-        const fetch = () =>
-          this.#elicitations.retrying(() => this.#resent(method, params, schema, options), options.signal);
+        const fetch = () => this.#elicitations.retrying(resent, options.signal);
         return await (options.cache ? options.cache.through(method, params, fetch) : fetch());
       } catch (error) {
         throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeoutMs });
@@ -270,25 +273,9 @@ export class Session {
     });
   }
 
-  /** One request, and its re-sends when it is lost before its response (replay.ts). */
-  async #resent<T>(
-    method: string,
-    params: Record<string, unknown>,
-    schema: StandardSchemaV1<unknown, T>,
-    options: RequestOptions,
-  ): Promise<T> {
-    try {
-      return await this.#send(method, params, schema, options);
-    } catch (error) {
-      const lost = { method, signal: options.signal };
-      return this.#replays.after(error, lost, this, (on) => on.#send(method, params, schema, options));
-    }
-  }
-
   /**
-   * Sends one request. A list in 2026-07-28 takes the direct path (calls.ts), so that its result reaches
-   * agentwire's lenient checks (result-checks.ts) and not the SDK's strict result schema, which refuses the
-   * whole list for one unusable tool or a `null` cursor; anything else goes through the SDK's funnel.
+   * Sends one request; a 2026-07-28 list on the direct path (calls.ts), where its result meets agentwire's
+   * lenient checks (result-checks.ts), not the SDK's schema, which refuses a list for one unusable tool.
    */
   #send<T>(
     method: string,
@@ -378,30 +365,15 @@ export class Session {
     try {
       return await this.#sendCall(params, options);
     } catch (error) {
-      return this.#callFailed(error, params, options);
-    }
-  }
-
-  /** A failed `tools/call` of {@link Session.#callTool}: its URL elicitation, then its re-send or not. */
-  async #callFailed(
-    error: unknown,
-    params: { name: string; arguments: Record<string, unknown> },
-    options: TaskCallOptions,
-  ): Promise<CallToolResult> {
-    const signal = options.signal;
-    const context = { method: 'tools/call', toolName: params.name, signal, timeoutMs: options.timeoutMs };
-    const send = (on: Session) => () => on.#sendCall(params, options);
-    try {
-      try {
-        return await this.#elicitations.recover(error, signal, send(this));
-      } catch (failure) {
-        const lost = { method: 'tools/call', toolName: params.name, signal };
-        return await this.#replays.after(failure, lost, this, (on) =>
-          on.#elicitations.retrying(send(on), signal),
-        );
-      }
-    } catch (failure) {
-      throw this.#fail(failure, context);
+      const signal = options.signal;
+      const context = { method: 'tools/call', toolName: params.name, signal, timeoutMs: options.timeoutMs };
+      const send = (on: Session) => () => on.#sendCall(params, options);
+      return this.#elicitations
+        .recover(error, signal, send(this))
+        .catch((failure: unknown) =>
+          this.#replays.after(failure, context, this, (on) => on.#elicitations.retrying(send(on), signal)),
+        )
+        .catch((failure: unknown) => Promise.reject(this.#fail(failure, context)));
     }
   }
 

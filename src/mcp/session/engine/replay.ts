@@ -41,6 +41,12 @@ export type BeforeResend = (info: ResendInfo) => boolean | Promise<boolean>;
  */
 export type RenewSession<S> = (on: S, error: MCPCallError) => Promise<S | undefined> | undefined;
 
+/** What {@link Replays} of sessions `S` is given to renew one (`Session.open`'s options). */
+export interface Renewal<S> {
+  /** Absent: a request that met a forgotten session fails with its `session_expired` error. */
+  renewSession?: RenewSession<S> | undefined;
+}
+
 /** How a failure was a lost request, if it was one. */
 export function lossOf(error: unknown): RequestLoss | undefined {
   if (!(error instanceof MCPCallError)) return undefined;
