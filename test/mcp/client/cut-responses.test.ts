@@ -2,7 +2,7 @@
  * A cut response costs only its own call: with many `tools/call`s in flight on one connection, a proxy cuts
  * every fifth answer mid-body (scripted, not random: the same calls every run), in both eras over Streamable
  * HTTP. Each cut fails at most its own call (in 2025 as kind `transport`; in 2026-07-28 the tool may not be
- * re-sent, so kind `transport` with `reissue`), every other call completes with its own answer, and the
+ * re-sent, so kind `may_have_run` with `reissue`), every other call completes with its own answer, and the
  * connection stays up: no `disconnected`, no `reconnecting`, the client still `connected` and serving.
  * Over stdio a message cut (half a line) fails its own call alone while the process lives; only a process
  * that really died mid-line loses the connection.
@@ -127,7 +127,7 @@ describe('cut responses over Streamable HTTP, 2026-07-28', () => {
       expect(failed.length).toBeLessThanOrEqual(cuts());
       expect(answered).toBe(CALLS - failed.length);
       expect(failed.map((error) => [error.kind, error.reissue])).toEqual(
-        failed.map(() => ['transport', true]),
+        failed.map(() => ['may_have_run', true]),
       );
       expect(events).toEqual([]);
       expect(mcp.getState()).toBe('connected');
