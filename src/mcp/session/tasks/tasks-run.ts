@@ -163,7 +163,7 @@ export async function runTask(
       const text = reason instanceof Error ? reason.message : String(reason ?? 'aborted');
       throw new MCPCallError('aborted', `aborted (${text})`, { ...where, cause: reason });
     }
-    // The task exists (it has an id), so the call was not lost in flight whatever a poll was (reissue.ts).
+    // The task exists (it has an id), so the call was not lost in flight whatever a poll was (replay.ts).
     if (error instanceof MCPCallError) throw error.with({ taskId, reissue: undefined });
     // A poll sent after the connection closed (between two polls) failed for the same reason as a pending one.
     const closed = error instanceof SdkError && error.code === SdkErrorCode.NotConnected;
