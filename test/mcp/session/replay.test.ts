@@ -104,6 +104,21 @@ describe('Replays', () => {
     expect(sentOn).toEqual([]);
   });
 
+  it('renews a forgotten session even when the caller has stopped waiting, and sends nothing', async () => {
+    const renewed: string[] = [];
+    const replays = new Replays<string>(undefined, (on) => {
+      renewed.push(on);
+      return Promise.resolve(`${on}+`);
+    });
+    const first = expired();
+    const { sentOn, send } = sender();
+    await expect(
+      replays.after(first, { method: 'ping', signal: AbortSignal.abort() }, 'a', send),
+    ).rejects.toBe(first);
+    expect(renewed).toEqual(['a']);
+    expect(sentOn).toEqual([]);
+  });
+
   it('does not re-send for a caller whose signal fired, nor a failure that lost nothing', async () => {
     const replays = new Replays<string>();
     const aborted = AbortSignal.abort();

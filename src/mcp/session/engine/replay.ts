@@ -96,10 +96,11 @@ export class Replays<S> {
     let on = self;
     for (let attempt = 1; ; attempt++) {
       const loss = lossOf(error);
-      if (loss === undefined || request.signal?.aborted) throw error;
+      if (loss === undefined) throw error;
       const lost = error as MCPCallError;
+      // The renewal starts whatever is decided next: the spec's MUST is about the session, not the request.
       const renewal = loss === 'session_expired' ? this.#renew?.(on, lost) : undefined;
-      if (loss === 'session_expired' && renewal === undefined) throw error;
+      if (request.signal?.aborted || (loss === 'session_expired' && renewal === undefined)) throw error;
       const hints = request.toolName === undefined ? undefined : this.#hints.get(request.toolName);
       const decision = decideReplay({ method: request.method, annotations: hints, attempt });
       if (decision.action === 'fail') throw refused(lost, decision.error, decision.reason);
