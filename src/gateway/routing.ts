@@ -133,6 +133,8 @@ function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void 
             signal,
             // The gateway's client decides whether a call lost with its upstream is sent again.
             retryOnReconnect: false,
+            // The client's `_meta` goes on (the client layer keeps its own keys: call-meta.ts).
+            ...(request.params._meta && { _meta: request.params._meta }),
             ...(progress && { onprogress: progress }),
             ...task?.options,
           }),
