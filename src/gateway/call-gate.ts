@@ -46,6 +46,17 @@ export interface GatedRequest {
   name: string;
 }
 
+/** The gated request `method` of `caller` for `name` (a tool, prompt or resource: `kind`) on upstream `server`. */
+export function gatedRequest(
+  caller: MCPGatewayCaller,
+  method: GatedRequest['method'],
+  kind: GrantKind,
+  server: string,
+  name: string,
+): GatedRequest {
+  return { caller, method, kind, server, name };
+}
+
 /** The gate; see the file header. */
 export class CallGate {
   readonly #policy: AccessPolicy;
