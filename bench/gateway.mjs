@@ -10,15 +10,15 @@ import { execFileSync, spawn } from 'node:child_process';
 // process's own CPU time per call (user + system, from /proc: on a loaded machine the figure wall time
 // cannot give). The fast HTTP fixture (its own process) is a fourth upstream: directly, through the HTTP
 // floor (fixtures/http-relay.mjs: a raw HTTP relay that rewrites tool names), through `serve --stdio` and
-// `serve --port`. Then throughput with that upstream: a raw load generator (32 kept-alive connections,
-// 2026-07-28 tools/call) directly, through the floor, through one `serve --port` process and through two
-// (the load generator spreads the requests round robin), taking turns in rounds: calls per second, p50 /
-// p99 latency and what the middle adds to them, the middle processes' CPU per call, the load average.
+// `serve --port`. Then throughput with that upstream: wrk as the load generator (fixtures/wrk-mcp.lua: 2
+// threads, 32 kept-alive connections, 2026-07-28 tools/call) directly, through the floor, through one
+// `serve --port` process and through two (one wrk thread on each), taking turns in rounds: calls per
+// second, p50 / p99 latency and what the middle adds to them, CPU per call of the middle processes, the
+// upstream and the load generator, the load average.
 // Writes bench/results-gateway.json.
 //   AGENTWIRE_DIST=<dir> measures another build (e.g. the one before a change) with this same script.
 //   npm run build && node --no-warnings bench/gateway.mjs [--quick] [--no-write]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -180,89 +180,63 @@ const PATHS = {
 const MIDDLE = ['floor', 'gateway stdio', 'gateway http'];
 
 const THROUGHPUT = quick
-  ? { rounds: 1, seconds: 2, concurrency: 32 }
-  : { rounds: 3, seconds: 4, concurrency: 32 };
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'bench-load', version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
+  ? { rounds: 1, seconds: 2, concurrency: 32, threads: 2 }
+  : { rounds: 3, seconds: 5, concurrency: 32, threads: 2 };
+const WRK = process.env.WRK ?? '/usr/bin/wrk';
+const WRK_SCRIPT = path.join(here, 'fixtures', 'wrk-mcp.lua');
+
+/** CPU time of this process's waited-for children so far, in µs (cutime + cstime): the load generator's. */
+function childrenCpuUs() {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * 10_000;
+}
 
 /**
- * The load generator: `concurrency` raw 2026-07-28 `tools/call` requests kept in flight for `seconds` over
- * kept-alive connections, spread round robin over `targets` (the load generator is its own balancer, so
- * nothing else stands between it and the gateway processes). Resolves with calls per second and latencies.
+ * The load generator: wrk (fixtures/wrk-mcp.lua), `THROUGHPUT.threads` threads keeping `concurrency`
+ * kept-alive connections busy with 2026-07-28 `tools/call` for `seconds`; with several targets each thread
+ * sends to one of them (the load generator is its own balancer: nothing else stands in between). A C event
+ * loop, so that its own CPU per call is small next to the processes measured (it is reported). Resolves
+ * with calls per second, p50 / p99 latency (µs), failed requests and the load generator's CPU time.
  */
 async function load(targets, tool, seconds, concurrency) {
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-  const urls = targets.map((one) => new URL(one));
-  const latencies = [];
-  let next = 0;
-  let failed = 0;
-  const until = performance.now() + seconds * 1000;
-  const one = (id) =>
-    new Promise((resolve) => {
-      const url = urls[next++ % urls.length];
-      const body = JSON.stringify({
-        jsonrpc: '2.0',
-        id,
-        method: 'tools/call',
-        params: { name: tool, arguments: { message: 'hi' }, _meta: ENVELOPE },
-      });
-      const start = performance.now();
-      const req = httpRequest(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          method: 'POST',
-          agent,
-          headers: {
-            authorization: `Bearer ${TOKEN}`,
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'content-length': Buffer.byteLength(body),
-            'mcp-protocol-version': '2026-07-28',
-            'mcp-method': 'tools/call',
-            'mcp-name': tool,
-          },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => {
-            if (res.statusCode === 200) latencies.push(usSince(start));
-            else failed += 1;
-            resolve();
-          });
-        },
-      );
-      req.on('error', () => {
-        failed += 1;
-        resolve();
-      });
-      req.end(body);
+  const ports = targets.map((one) => new URL(one).port).join(' ');
+  const cpuStart = childrenCpuUs();
+  const out = await new Promise((resolve, reject) => {
+    const child = spawn(
+      WRK,
+      [`-t${THROUGHPUT.threads}`, `-c${concurrency}`, `-d${seconds}s`, '-s', WRK_SCRIPT, targets[0]],
+      { env: smallEnv({ TOOL: tool, TOKEN, PORTS: ports }), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
     });
-  const start = performance.now();
-  let id = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < until) await one(id++);
-    }),
-  );
-  const elapsed = (performance.now() - start) / 1000;
-  agent.destroy();
-  return { callsPerSecond: latencies.length / elapsed, latencies, failed };
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with ${code}`))));
+  });
+  const line = out.split('\n').find((one) => one.startsWith('{'));
+  const run = JSON.parse(line);
+  const ok = run.requests - run.non2xx;
+  return {
+    callsPerSecond: ok / (run.durationUs / 1e6),
+    calls: ok,
+    p50Us: run.p50Us,
+    p99Us: run.p99Us,
+    failed: run.non2xx + run.socketErrors,
+    loadCpuUs: childrenCpuUs() - cpuStart,
+  };
 }
 
 /**
  * Throughput with the fast HTTP upstream: directly, through the HTTP floor, through one `serve` process and
- * through two, taking turns in rounds; the gateway processes' CPU per call from /proc; the load average before and after.
+ * through two, taking turns in rounds; CPU per call of the middle processes, of the upstream and of the
+ * load generator (from /proc); the load average before and after.
  */
 async function throughput() {
   const second = await startHttpGateway();
   try {
     const configs = {
-      direct: { targets: [fastHttp.url], tool: 'echo', pids: [fastHttp.child.pid] },
+      direct: { targets: [fastHttp.url], tool: 'echo', pids: [] },
       floor: { targets: [httpFloor.url], tool: 'fasthttp__echo', pids: [httpFloor.child.pid] },
       'one process': { targets: [http.url], tool: 'fasthttp__echo', pids: [http.child.pid] },
       'two processes': {
@@ -271,44 +245,61 @@ async function throughput() {
         pids: [http.child.pid, second.child.pid],
       },
     };
+    const upstreamPid = fastHttp.child.pid;
     const loadBefore = loadavg().map((value) => round(value, 2));
     const samples = Object.fromEntries(
-      Object.keys(configs).map((one) => [one, { rates: [], latencies: [], cpu: 0, calls: 0, failed: 0 }]),
+      Object.keys(configs).map((one) => [
+        one,
+        { rates: [], p50: [], p99: [], cpu: 0, upstreamCpu: 0, loadCpu: 0, calls: 0, failed: 0, loads: [] },
+      ]),
     );
-    // Warm-up: every path once.
+    // Warm-up: every path once (the gateways' JIT, their learnt fast path, the kept-alive connections).
     for (const { targets, tool } of Object.values(configs))
-      await load(targets, tool, 1, THROUGHPUT.concurrency);
+      await load(targets, tool, 2, THROUGHPUT.concurrency);
     for (let r = 0; r < THROUGHPUT.rounds; r++) {
       for (const one of rotate(Object.keys(configs), r)) {
         const { targets, tool, pids } = configs[one];
         const cpuStart = pids.reduce((sum, pid) => sum + cpuUs(pid), 0);
+        const upstreamStart = cpuUs(upstreamPid);
         const run = await load(targets, tool, THROUGHPUT.seconds, THROUGHPUT.concurrency);
         const sample = samples[one];
         sample.cpu += pids.reduce((sum, pid) => sum + cpuUs(pid), 0) - cpuStart;
-        sample.calls += run.latencies.length;
+        sample.upstreamCpu += cpuUs(upstreamPid) - upstreamStart;
+        sample.loadCpu += run.loadCpuUs;
+        sample.calls += run.calls;
         sample.failed += run.failed;
         sample.rates.push(run.callsPerSecond);
-        sample.latencies.push(...run.latencies);
+        sample.p50.push(run.p50Us);
+        sample.p99.push(run.p99Us);
+        sample.loads.push(round(loadavg()[0], 2));
       }
     }
     const out = {
+      loadGenerator: `wrk -t${THROUGHPUT.threads} -c${THROUGHPUT.concurrency} (fixtures/wrk-mcp.lua)`,
       concurrency: THROUGHPUT.concurrency,
       seconds: THROUGHPUT.seconds,
       rounds: THROUGHPUT.rounds,
       loadBefore,
     };
-    const direct = samples.direct;
+    const directP50 = median(samples.direct.p50);
+    const directP99 = median(samples.direct.p99);
     for (const [one, sample] of Object.entries(samples)) {
-      const p50 = quantile(sample.latencies, 0.5);
-      const p99 = quantile(sample.latencies, 0.99);
+      const p50 = median(sample.p50);
+      const p99 = median(sample.p99);
+      const perCall = (us) => round(us / sample.calls);
       out[one] = {
         callsPerSecond: round(median(sample.rates), 0),
+        callsPerSecondRounds: sample.rates.map((rate) => round(rate, 0)),
         p50Us: round(p50),
         p99Us: round(p99),
-        addedP50Us: one === 'direct' ? 0 : round(p50 - quantile(direct.latencies, 0.5)),
-        addedP99Us: one === 'direct' ? 0 : round(p99 - quantile(direct.latencies, 0.99)),
-        // The upstream's for "direct", the relay's for "floor", the gateway processes' (added up) otherwise.
-        cpuPerCallUs: round(sample.cpu / sample.calls),
+        addedP50Us: one === 'direct' ? 0 : round(p50 - directP50),
+        addedP99Us: one === 'direct' ? 0 : round(p99 - directP99),
+        // The relay's for "floor", the gateway processes' (added up) for the gateway paths.
+        middleCpuPerCallUs: one === 'direct' ? 0 : perCall(sample.cpu),
+        upstreamCpuPerCallUs: perCall(sample.upstreamCpu),
+        loadGeneratorCpuPerCallUs: perCall(sample.loadCpu),
+        totalCpuPerCallUs: perCall(sample.cpu + sample.upstreamCpu + sample.loadCpu),
+        loadAverages: sample.loads,
         failed: sample.failed,
       };
     }

@@ -46,6 +46,17 @@ export interface GatedRequest {
   name: string;
 }
 
+/** The gated request `method` of `caller` for `name` (a tool, prompt or resource: `kind`) on upstream `server`. */
+export function gatedRequest(
+  caller: MCPGatewayCaller,
+  method: GatedRequest['method'],
+  kind: GrantKind,
+  server: string,
+  name: string,
+): GatedRequest {
+  return { caller, method, kind, server, name };
+}
+
 /** The gate; see the file header. */
 export class CallGate {
   readonly #policy: AccessPolicy;
@@ -68,10 +79,12 @@ export class CallGate {
    * @throws ProtocolError `forbidden` / `rate_limited`; what `send` throws.
    */
   async run<T>(request: GatedRequest, send: () => Promise<T>): Promise<T> {
-    const started = performance.now();
-    const time = new Date().toISOString();
+    const record = this.#audit;
+    // Without an audit hook, no clock is read and no entry made.
+    const started = record ? performance.now() : 0;
+    const time = record ? new Date().toISOString() : '';
     const audit = (entry: Pick<MCPGatewayAuditEntry, 'decision' | 'outcome' | 'error'>) =>
-      this.#audit?.({
+      record?.({
         time,
         auth: request.caller.auth,
         caller: request.caller.id,

@@ -20,7 +20,7 @@
 import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { tracerProviderRegistered } from '../core/telemetry.js';
-import type { CallGate } from './call-gate.js';
+import { type CallGate, gatedRequest } from './call-gate.js';
 import { STDIO_CALLER } from './caller.js';
 import type { GatewayCatalog } from './catalog.js';
 import type { InputRelay } from './relay.js';
@@ -160,13 +160,7 @@ export class FastToolCalls {
       canAsk: true,
     };
     // A stdio connection carries no token: its caller is the one who started the gateway (caller.ts).
-    const gated = {
-      caller: STDIO_CALLER,
-      method: 'tools/call',
-      kind: 'tools',
-      server: target.client.name,
-      name: target.name,
-    } as const;
+    const gated = gatedRequest(STDIO_CALLER, 'tools/call', 'tools', target.client.name, target.name);
     this.#gate
       .run(gated, () =>
         this.#relay.round(target.client.name, round, (signal) =>
@@ -195,15 +189,8 @@ export class FastToolCalls {
     const id = (message as { id: Id }).id;
     if (this.#inFlight.get(id) === controller) this.#inFlight.delete(id);
     if (controller.signal.aborted) return;
-    const { server } = instance;
-    let encoded: object;
-    try {
-      encoded = (server._wireCodec as NonNullable<ServerInternals['_wireCodec']>)().encodeResult(
-        'tools/call',
-        value,
-        (server._outboundServerInfo as NonNullable<ServerInternals['_outboundServerInfo']>)(),
-      );
-    } catch {
+    const encoded = encodeToolResult(instance.server, value);
+    if (encoded === undefined) {
       // Whatever the codec refuses, the SDK server answers as it always does.
       this.#handOver(message, controller, Promise.resolve(result));
       return;
@@ -240,6 +227,25 @@ export class FastToolCalls {
     this.#inFlight.clear();
     this.#handedOver.clear();
     this.#instance = undefined;
+  }
+}
+
+/**
+ * A plain `tools/call` result encoded as the SDK server `server` encodes it (its codec's `resultType` and
+ * `serverInfo` stamps); undefined when the codec refuses it (the SDK then answers as it always does).
+ */
+export function encodeToolResult(
+  server: Pick<ServerInternals, '_wireCodec' | '_outboundServerInfo'>,
+  value: Params,
+): object | undefined {
+  try {
+    return (server._wireCodec as NonNullable<ServerInternals['_wireCodec']>)().encodeResult(
+      'tools/call',
+      value,
+      (server._outboundServerInfo as NonNullable<ServerInternals['_outboundServerInfo']>)(),
+    );
+  } catch {
+    return undefined;
   }
 }
 

@@ -143,12 +143,16 @@ export class MCPGateway {
     );
     this.#bus = options.bus ?? new InMemoryServerEventBus();
     this.#subscriptions = new ResourceSubscriptions(servers, this.#bus);
-    this.#tasks = new GatewayTasks(servers, this.#relay, upstreamError);
     const maxAgeMs = options.sessionMaxAgeMs ?? DEFAULT_SESSION_MAX_AGE_MS;
-    this.#seal =
+    const seal =
       options.sessionSecret === undefined
         ? SessionSeal.ephemeral(maxAgeMs)
         : new SessionSeal(options.sessionSecret, maxAgeMs);
+    this.#seal = seal;
+    this.#tasks = new GatewayTasks(servers, this.#relay, upstreamError, {
+      policy: this.#gate.policy,
+      tag: (text) => seal.tag(text),
+    });
     this.#cluster = options.cluster ?? localCluster();
     this.#rounds = new RemoteRounds(this.#cluster, this.#relay);
     this.#cluster.onMessage((message) => {

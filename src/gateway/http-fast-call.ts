@@ -23,8 +23,9 @@ import {
   type Server,
 } from '@modelcontextprotocol/server';
 import { tracerProviderRegistered } from '../core/telemetry.js';
+import { gatedRequest } from './call-gate.js';
 import { callerOf } from './caller.js';
-import { isRequest, plainResult, takeable } from './fast-call.js';
+import { encodeToolResult, isRequest, plainResult, takeable } from './fast-call.js';
 import { type GatewayRoutes, passThrough, upstreamError } from './routing.js';
 import { callUpstream } from './upstream-call.js';
 
@@ -153,13 +154,13 @@ export class HttpFastCalls {
       kind: 'take',
       run: async (signal) => {
         const round = { requestState: undefined, inputResponses: undefined, signal, canAsk: true };
-        const gated = {
-          caller: callerOf(authInfo),
-          method: 'tools/call',
-          kind: 'tools',
-          server: target.client.name,
-          name: target.name,
-        } as const;
+        const gated = gatedRequest(
+          callerOf(authInfo),
+          'tools/call',
+          'tools',
+          target.client.name,
+          target.name,
+        );
         let result: Params;
         try {
           result = passThrough(
@@ -182,17 +183,8 @@ export class HttpFastCalls {
         }
         const plain = plainResult(result);
         if (plain === undefined) return { kind: 'hand-over', outcome: Promise.resolve(result) };
-        const { server } = learnt;
-        let encoded: object;
-        try {
-          encoded = (server._wireCodec as NonNullable<ServerInternals['_wireCodec']>)().encodeResult(
-            'tools/call',
-            plain,
-            (server._outboundServerInfo as NonNullable<ServerInternals['_outboundServerInfo']>)(),
-          );
-        } catch {
-          return { kind: 'hand-over', outcome: Promise.resolve(result) };
-        }
+        const encoded = encodeToolResult(learnt.server, plain);
+        if (encoded === undefined) return { kind: 'hand-over', outcome: Promise.resolve(result) };
         // The SDK's response layout, key for key.
         const body = JSON.stringify({ result: encoded, jsonrpc: '2.0', id });
         return { kind: 'write', status: 200, headers: learnt.headers, body };

@@ -143,7 +143,8 @@ async function serve(
   }
   const leave = state.drain.enter();
   res.on('close', leave);
-  const path = new URL(req.url ?? '/', 'http://gateway').pathname;
+  // The usual request names the endpoint as it is: no URL parsed for it.
+  const path = req.url === '/mcp' ? '/mcp' : new URL(req.url ?? '/', 'http://gateway').pathname;
   if (path !== '/mcp' && path !== '/status') {
     const published = req.method === 'GET' ? routes.published?.(path) : undefined;
     return published ? write(published, res) : void res.writeHead(404).end();

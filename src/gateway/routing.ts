@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { MCPCallError, type MCPClient } from '../mcp/for-gateway.js';
 import { forbidden, GATEWAY_SERVER } from './access-policy.js';
-import type { CallGate } from './call-gate.js';
+import { type CallGate, gatedRequest } from './call-gate.js';
 import { callerOf } from './caller.js';
 import type { GatewayCatalog } from './catalog.js';
 import type { InputRelay, RelayRound } from './relay.js';
@@ -117,13 +117,7 @@ function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void 
     const target = catalog.resolveTool(name);
     if (!target) throw invalidParams(`Tool ${name} not found`);
     const caller = callerOf(ctx.http?.authInfo);
-    const gated = {
-      caller,
-      method: 'tools/call',
-      kind: 'tools',
-      server: target.client.name,
-      name: target.name,
-    } as const;
+    const gated = gatedRequest(caller, 'tools/call', 'tools', target.client.name, target.name);
     return gate.run(gated, async () => {
       const progress = progressForwarder(request.params._meta?.progressToken, ctx);
       const task = routes.tasks?.call(target, request.params, ctx, routes.legacyCanAsk);
@@ -133,6 +127,8 @@ function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void 
             signal,
             // The gateway's client decides whether a call lost with its upstream is sent again.
             retryOnReconnect: false,
+            // The client's `_meta` goes on (the client layer keeps its own keys: call-meta.ts).
+            ...(request.params._meta && { _meta: request.params._meta }),
             ...(progress && { onprogress: progress }),
             ...task?.options,
           }),
@@ -150,13 +146,7 @@ function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void 
     if (!target) throw invalidParams(`Prompt ${request.params.name} not found`);
     const args = request.params.arguments ?? {};
     const caller = callerOf(ctx.http?.authInfo);
-    const gated = {
-      caller,
-      method: 'prompts/get',
-      kind: 'prompts',
-      server: target.client.name,
-      name: target.name,
-    } as const;
+    const gated = gatedRequest(caller, 'prompts/get', 'prompts', target.client.name, target.name);
     return gate.run(gated, async () => {
       const result = await relayed(relay, target.client, ctx, (signal) =>
         callUpstream(routes.health, target.client, true, () =>
@@ -190,24 +180,12 @@ function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void 
     const { uri } = request.params;
     const caller = callerOf(ctx.http?.authInfo);
     if (uri === STATUS_RESOURCE) {
-      const gated = {
-        caller,
-        method: 'resources/read',
-        kind: 'resources',
-        server: GATEWAY_SERVER,
-        name: uri,
-      } as const;
+      const gated = gatedRequest(caller, 'resources/read', 'resources', GATEWAY_SERVER, uri);
       return gate.run(gated, async () => routes.status.read() as never);
     }
     const client = await catalog.resolveResource(uri);
     if (!client) throw invalidParams(`Resource ${uri} not found`);
-    const gated = {
-      caller,
-      method: 'resources/read',
-      kind: 'resources',
-      server: client.name,
-      name: uri,
-    } as const;
+    const gated = gatedRequest(caller, 'resources/read', 'resources', client.name, uri);
     return gate.run(gated, async () => {
       const result = await relayed(relay, client, ctx, (signal) =>
         callUpstream(routes.health, client, true, () => client.readResource(uri, { signal })),
@@ -227,13 +205,7 @@ function register(server: Server, routes: GatewayRoutes, canAsk: boolean): void 
     const upstreamRef = ref.type === 'ref/prompt' ? { type: ref.type, name: target.name } : ref;
     const caller = callerOf(ctx.http?.authInfo);
     const kind = ref.type === 'ref/prompt' ? 'prompts' : 'resources';
-    const gated = {
-      caller,
-      method: 'completion/complete',
-      kind,
-      server: target.client.name,
-      name: target.name,
-    } as const;
+    const gated = gatedRequest(caller, 'completion/complete', kind, target.client.name, target.name);
     const completion = await gate.run(gated, () =>
       relayed(relay, target.client, ctx, (signal) =>
         callUpstream(routes.health, target.client, true, () =>

@@ -14,7 +14,7 @@
  * Wire form: `v1.` + base64url(12-byte IV ‖ ciphertext ‖ 16-byte tag); the additional data is `v1`. The key
  * is HKDF-SHA256 of the configured secret (any string of at least 32 characters), so a passphrase works.
  */
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { callerOf } from './caller.js';
 
@@ -37,12 +37,14 @@ export interface SealedSession {
 const PREFIX = 'v1.';
 const AAD = Buffer.from('v1');
 const INFO = Buffer.from('agentwire gateway session id v1');
+const TAG_INFO = Buffer.from('agentwire gateway task id tag v1');
 /** The shortest secret accepted, in characters. */
 export const MIN_SESSION_SECRET_LENGTH = 32;
 
 /** Seals and opens session ids under one key; see the file header. */
 export class SessionSeal {
   readonly #key: Buffer;
+  readonly #tagKey: Buffer;
   readonly #maxAgeMs: number;
 
   /**
@@ -57,6 +59,7 @@ export class SessionSeal {
         `MCPGateway: the session secret must be at least ${MIN_SESSION_SECRET_LENGTH} characters long`,
       );
     this.#key = Buffer.from(hkdfSync('sha256', bytes, Buffer.alloc(0), INFO, 32));
+    this.#tagKey = Buffer.from(hkdfSync('sha256', bytes, Buffer.alloc(0), TAG_INFO, 32));
     this.#maxAgeMs = maxAgeMs;
   }
 
@@ -68,6 +71,14 @@ export class SessionSeal {
   /** A seal with a random key: ids this process makes open only here (one process, or no shared secret). */
   static ephemeral(maxAgeMs: number): SessionSeal {
     return new SessionSeal(randomBytes(32), maxAgeMs);
+  }
+
+  /**
+   * A keyed tag of `text` (HMAC-SHA256 under a key of its own derived from the same secret, base64url, 128
+   * bits): what binds a task id to its caller (task-ids.ts). Every process with the same secret makes the same.
+   */
+  tag(text: string): string {
+    return createHmac('sha256', this.#tagKey).update(text).digest('base64url').slice(0, 22);
   }
 
   /** A fresh random session key. */

@@ -36,9 +36,18 @@ import {
   type MCPToolCallOptions,
   readTask,
 } from '../mcp/for-gateway.js';
+import { type AccessPolicy, forbidden } from './access-policy.js';
+import { callerOf } from './caller.js';
 import type { MCPGatewayTarget } from './catalog.js';
 import type { InputRelay } from './relay.js';
-import { gatewayTaskId, legacyTaskShape, modernTaskShape, upstreamTaskOf } from './task-ids.js';
+import { callerDigest } from './session-seal.js';
+import {
+  boundByGateway,
+  gatewayTaskId,
+  legacyTaskShape,
+  modernTaskShape,
+  upstreamTaskOf,
+} from './task-ids.js';
 import {
   askClient,
   outcomeFields,
@@ -66,9 +75,16 @@ export interface GatewayTaskCall {
   answer(result: object, passThrough: (result: object) => Result): Result;
 }
 
+/** Who may use a task: the access policy, and the keyed tag that binds a task id to its caller (task-ids.ts). */
+export interface GatewayTaskAccess {
+  policy: AccessPolicy;
+  tag: (text: string) => string;
+}
+
 /** The gateway's tasks; see the file header. */
 export class GatewayTasks {
   readonly #servers: MCPServers;
+  readonly #access: GatewayTaskAccess;
   readonly #relay: InputRelay;
   readonly #fail: (error: unknown, server: string) => ProtocolError;
   readonly #watchers = new Set<AbortController>();
@@ -76,13 +92,16 @@ export class GatewayTasks {
   /**
    * @param relay - the relay a 2025-11-25 upstream's questions during `tasks/result` go through.
    * @param fail - the client's error for an upstream failure (routing.ts `upstreamError`).
+   * @param access - the policy each task request is checked against, and the tag binding ids to callers.
    */
   constructor(
     servers: MCPServers,
     relay: InputRelay,
     fail: (error: unknown, server: string) => ProtocolError,
+    access: GatewayTaskAccess,
   ) {
     this.#servers = servers;
+    this.#access = access;
     this.#relay = relay;
     this.#fail = fail;
   }
@@ -146,7 +165,10 @@ export class GatewayTasks {
         // The upstream answered inline (it chose to, or asks a question first): that answer as any call's.
         if (created === undefined) return passThrough(result);
         const task = taskOf(created, server);
-        const id = gatewayTaskId(server, task.taskId);
+        // The tool matters only to a policy; without one an id is the same as tasks/list makes it.
+        const tool = this.#access.policy.active ? target.name : '';
+        const caller = callerDigest(ctx.http?.authInfo);
+        const id = gatewayTaskId(server, task.taskId, { tool, caller, tag: this.#access.tag });
         if (!legacyStyle) return { resultType: 'task', ...modernTaskShape(task, id) };
         if (canAsk) this.#watch(target.client, task, id, ctx);
         // The empty `content` passes the SDK's result check; GatewayServer takes it off (task-handlers.ts).
@@ -157,7 +179,7 @@ export class GatewayTasks {
 
   /** `tasks/get` for `era`. @throws ProtocolError */
   async get(era: Era, id: unknown, ctx: ServerContext): Promise<Result> {
-    const { client, offer, taskId } = this.#resolve(id, 'tasks/get');
+    const { client, offer, taskId } = this.#resolve(id, 'tasks/get', ctx);
     const options = { signal: ctx.mcpReq.signal };
     const raw = await this.#upstream(client, () => offer.request('tasks/get', { taskId }, options));
     const task = taskOf(raw, client.name);
@@ -176,7 +198,7 @@ export class GatewayTasks {
    * Questions meanwhile are asked of the client where it can be asked (`canAsk`). @throws ProtocolError
    */
   async result(id: unknown, ctx: ServerContext, canAsk: boolean): Promise<Result> {
-    const { client, offer, taskId } = this.#resolve(id, 'tasks/result');
+    const { client, offer, taskId } = this.#resolve(id, 'tasks/result', ctx);
     const related = { [RELATED_TASK]: { taskId: id } };
     const ask = (request: unknown) => askClient(request, ctx, related, canAsk);
     const result = await this.#upstream(client, () =>
@@ -197,7 +219,7 @@ export class GatewayTasks {
 
   /** `tasks/cancel`: 2025 clients get the task, 2026 clients `{}`. @throws ProtocolError */
   async cancel(era: Era, id: unknown, ctx: ServerContext): Promise<Result> {
-    const { client, offer, taskId } = this.#resolve(id, 'tasks/cancel');
+    const { client, offer, taskId } = this.#resolve(id, 'tasks/cancel', ctx);
     const options = { signal: ctx.mcpReq.signal };
     const raw = await this.#upstream(client, () => offer.request('tasks/cancel', { taskId }, options));
     if (era === 'modern') return {};
@@ -210,7 +232,7 @@ export class GatewayTasks {
 
   /** `tasks/update` (2026-07-28 clients): the input responses, to the upstream's task. @throws ProtocolError */
   async update(id: unknown, inputResponses: unknown, ctx: ServerContext): Promise<Result> {
-    const { client, offer, taskId } = this.#resolve(id, 'tasks/update');
+    const { client, offer, taskId } = this.#resolve(id, 'tasks/update', ctx);
     if (offer.protocol !== 'modern')
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
@@ -221,8 +243,18 @@ export class GatewayTasks {
     return {};
   }
 
-  /** `tasks/list` (2025-11-25 clients): every listing upstream's tasks, every page, in configuration order. */
+  /**
+   * `tasks/list` (2025-11-25 clients): every listing upstream's tasks, every page, in configuration order,
+   * to the one caller of a gateway without an access policy whose callers are all one (the static token,
+   * stdio); to anyone else none: the upstream sessions are shared and the gateway keeps no record of whose
+   * each listed task is, and a caller must see only its own (MCP spec 2025-11-25, "Basic > Utilities > Tasks
+   * > Security Considerations"). A caller keeps its tasks' ids from the answers that made them.
+   */
   async list(ctx: ServerContext): Promise<Result> {
+    const requester = callerOf(ctx.http?.authInfo);
+    if (this.#access.policy.active || (requester.auth !== 'static' && requester.auth !== 'stdio'))
+      return { tasks: [] };
+    const binding = { tool: '', caller: callerDigest(ctx.http?.authInfo), tag: this.#access.tag };
     const lists = await Promise.all(
       this.#servers.clients().map(async (client) => {
         const offer = passThroughOf(client);
@@ -236,7 +268,7 @@ export class GatewayTasks {
             for (const item of Array.isArray(page.tasks) ? page.tasks : []) {
               const task = isRecord(item) ? readTask(item) : 'not an object';
               if (typeof task !== 'string')
-                tasks.push(legacyTaskShape(task, gatewayTaskId(client.name, task.taskId)));
+                tasks.push(legacyTaskShape(task, gatewayTaskId(client.name, task.taskId, binding)));
             }
             cursor = page.nextCursor;
           } while (typeof cursor === 'string');
@@ -266,11 +298,24 @@ export class GatewayTasks {
     }
   }
 
-  #resolve(id: unknown, method: string) {
+  /**
+   * The upstream task `id` leads to, for `method` of the request `ctx`: only a task bound to the requesting
+   * caller by the gateway's tag (any other is not found, so an id tells nothing of another caller's tasks),
+   * of a tool the policy lets that caller call (else `forbidden`, as the call itself would be).
+   */
+  #resolve(id: unknown, method: string, ctx: ServerContext) {
     const ref = upstreamTaskOf(id);
     const client = ref && this.#servers.get(ref.server);
-    if (!ref || !client)
+    const owned =
+      ref?.bound !== undefined &&
+      boundByGateway(id as string, this.#access.tag) &&
+      ref.bound.caller === callerDigest(ctx.http?.authInfo);
+    if (!ref?.bound || !client || !owned)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${String(id)} not found`);
+    // A listed task (tasks/list) names no tool: only a gateway without a policy lists tasks.
+    const grants = this.#access.policy.grants(callerOf(ctx.http?.authInfo));
+    if (this.#access.policy.active && !grants.allows('tools', ref.server, ref.bound.tool))
+      throw forbidden(method, ref.server, ref.bound.tool);
     let offer: MCPTaskPassThrough;
     try {
       offer = client.taskPassThrough(method);

@@ -15,7 +15,7 @@
  * server span of the host's HTTP instrumentation, say) is linked, as the conventions say, and becomes the
  * parent only when `_meta` carries no context. The handler runs inside the span, so the upstream request
  * it makes gets an MCP client span of its own (mcp/session/mcp-span.ts) whose `traceparent` replaces the
- * client's in the upstream's `_meta`: the client's `_meta` is never forwarded.
+ * client's in the upstream's `_meta` (the rest of a `tools/call`'s `_meta` is passed on: routing.ts).
  */
 import {
   PROTOCOL_VERSION_META_KEY,

@@ -216,20 +216,20 @@ export class UpstreamHealth {
     const onError = () => {
       if (!this.#closed && client.getState() === 'failed') this.#schedule(watch);
     };
-    client.on('disconnected', onDisconnected);
-    client.on('connectFailed', onConnectFailed);
-    client.on('reconnecting', onReconnecting);
-    client.on('connected', onConnected);
-    client.on('reconnected', onConnected);
-    client.on('error', onError);
-    this.#detach.push(() => {
-      client.off('disconnected', onDisconnected);
-      client.off('connectFailed', onConnectFailed);
-      client.off('reconnecting', onReconnecting);
-      client.off('connected', onConnected);
-      client.off('reconnected', onConnected);
-      client.off('error', onError);
-    });
+    // Each listener on its event, taken off again by the same list when the health watch ends.
+    const listeners = [
+      ['disconnected', onDisconnected],
+      ['connectFailed', onConnectFailed],
+      ['reconnecting', onReconnecting],
+      ['connected', onConnected],
+      ['reconnected', onConnected],
+      ['error', onError],
+    ] as const;
+    const each = (method: 'on' | 'off') => {
+      for (const [event, listener] of listeners) client[method](event, listener as never);
+    };
+    each('on');
+    this.#detach.push(() => each('off'));
   }
 
   #failed(watch: Watch, error: Error): void {

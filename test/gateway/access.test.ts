@@ -14,7 +14,8 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCPGateway, type MCPGatewayAuditEntry, type MCPGatewayPolicy } from '../../src/gateway/index.js';
-import { MCPCallError, MCPClient, MCPServers } from '../../src/mcp/index.js';
+import { gatewayTaskId, upstreamTaskOf } from '../../src/gateway/task-ids.js';
+import { MCPCallError, MCPClient, type MCPClientOptions, MCPServers } from '../../src/mcp/index.js';
 import { type OidcIssuer, startOidcIssuer } from '../fixtures/oidc-issuer.js';
 import { everythingStdio } from '../helpers.js';
 import { TOKEN } from './fleet.js';
@@ -74,8 +75,12 @@ afterAll(async () => {
 });
 
 /** agentwire's client on the gateway with `token`. */
-async function connectWith(token: string): Promise<MCPClient> {
-  const client = MCPClient.fromUrl(url, { name: 'gw', headers: { authorization: `Bearer ${token}` } });
+async function connectWith(token: string, options: MCPClientOptions = {}): Promise<MCPClient> {
+  const client = MCPClient.fromUrl(url, {
+    name: 'gw',
+    headers: { authorization: `Bearer ${token}` },
+    ...options,
+  });
   await client.connect();
   return client;
 }
@@ -92,6 +97,14 @@ function rawList(token: string): Promise<Response> {
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
+}
+
+/** Resolves once `done()` holds (polled every 20 ms, up to 10 s). */
+async function waitFor(done: () => boolean): Promise<void> {
+  for (const until = Date.now() + 10_000; !done(); ) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 const names = (client: MCPClient) => client.getTools().map((tool) => tool.name);
@@ -297,6 +310,47 @@ describe('the access policy', () => {
       await host.close();
     }
   });
+});
+
+describe("tasks under the caller's policy", () => {
+  const RESEARCH = 'everything__simulate-research-query';
+
+  it('reads and cancels a task only for the caller that made it, while the policy lets it call the tool', async () => {
+    const version = { protocolVersion: '2025-11-25' } as const;
+    const admin = await connectWith(await issuer.token('admin-bot', AUDIENCE, 'mcp:admin'), version);
+    const support = await connectWith(await issuer.token('support-bot', AUDIENCE, 'mcp:read'), version);
+    // The same subject without the admin scope: the same caller, whom the policy now lets call nothing.
+    const demoted = await connectWith(await issuer.token('admin-bot', AUDIENCE, 'mcp:read'), version);
+    try {
+      const handle = admin.callToolAsTask(RESEARCH, { topic: 'tides' });
+      await waitFor(() => handle.task !== undefined);
+      const id = handle.task?.taskId as string;
+      expect(upstreamTaskOf(id)?.bound?.tool).toBe('simulate-research-query');
+      expect((await admin.getTask(id)).taskId).toBe(id);
+      // Another caller: the task is not found for it, to read or to cancel.
+      for (const attempt of [() => support.getTask(id), () => support.cancelTask(id)])
+        await expect(attempt()).rejects.toMatchObject({ kind: 'jsonrpc', code: -32602 });
+      // The id rebound to the other caller without the gateway's tag: not found either.
+      const ref = upstreamTaskOf(id) as NonNullable<ReturnType<typeof upstreamTaskOf>>;
+      const forged = gatewayTaskId(ref.server, ref.taskId, {
+        tool: ref.bound?.tool as string,
+        caller: 'forged-caller-digest',
+        tag: () => id.slice(id.indexOf('.') + 1),
+      });
+      await expect(support.getTask(forged)).rejects.toMatchObject({ kind: 'jsonrpc', code: -32602 });
+      // Its own caller, once the policy no longer lets it call the tool: forbidden, as the call would be.
+      const refused = await demoted.cancelTask(id).catch((thrown: unknown) => thrown);
+      expect(refused).toMatchObject({ code: -32603, data: { server: 'everything', kind: 'forbidden' } });
+      // Under a policy, tasks/list shows no caller another's tasks (the upstream sessions are shared).
+      expect(await support.listTasks()).toEqual([]);
+      expect(await admin.listTasks()).toEqual([]);
+      expect((await admin.cancelTask(id))?.status).toBe('cancelled');
+      handle.cancel();
+      await handle.result.catch(() => {});
+    } finally {
+      await Promise.all([admin.disconnect(), support.disconnect(), demoted.disconnect()]);
+    }
+  }, 60_000);
 });
 
 describe('rate limits and the audit', () => {

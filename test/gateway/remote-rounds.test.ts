@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterMessage, GatewayCluster } from '../../src/gateway/index.js';
 import { MCPGateway } from '../../src/gateway/index.js';
 import { loadServerConfig } from '../../src/mcp/index.js';
-import { ROOT, tempDir } from '../helpers.js';
+import { children, ROOT, tempDir } from '../helpers.js';
 
 const TOKEN = 'remote-rounds-token-0123456789';
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'era2026', 'stdio-server.mjs');
@@ -41,6 +41,8 @@ const clusters = { a: join('process-a'), b: join('process-b') };
 const gateways: MCPGateway[] = [];
 const urls: Record<'a' | 'b', string> = { a: '', b: '' };
 let remove: () => void;
+/** The pid of A's upstream (a stdio child of this process). */
+let upstreamOfA = 0;
 
 beforeAll(async () => {
   const temp = tempDir('agentwire-remote-rounds-');
@@ -58,6 +60,7 @@ beforeAll(async () => {
     gateways.push(gateway);
     expect((await gateway.start()).map((result) => result.ok)).toEqual([true]);
     urls[name] = (await gateway.listen({ bearerToken: TOKEN })).url;
+    if (name === 'a') upstreamOfA = children(FIXTURE)[0] as number;
   }
 }, 60_000);
 
@@ -68,6 +71,7 @@ afterAll(async () => {
 
 /** What the tests read of an answer. */
 interface Answer {
+  error?: { code: number; message: string; data?: Record<string, unknown> };
   result: {
     resultType?: string;
     requestState: string;
@@ -119,6 +123,26 @@ describe('input_required rounds on two processes', () => {
     const done = await confirm(urls.b, { requestState: first.result.requestState, key: key as string });
     expect(done.result.content).toEqual([{ type: 'text', text: 'confirmed deploy' }]);
   });
+
+  it("a retry forwarded to A while A's upstream is down comes back unavailable, with retryAfterMs", async () => {
+    const first = await confirm(urls.a);
+    const [key] = Object.keys(first.result.inputRequests);
+    const upstream = gateways[0]?.servers.get('m');
+    process.kill(upstreamOfA, 'SIGKILL');
+    for (const until = Date.now() + 10_000; upstream?.getState() === 'connected'; ) {
+      if (Date.now() > until) throw new Error("A's upstream still connected");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const answer = await confirm(urls.b, { requestState: first.result.requestState, key: key as string });
+    expect(answer.error).toMatchObject({ code: -32603, data: { server: 'm', kind: 'unavailable' } });
+    expect(Object.keys(answer.error?.data ?? {})).toEqual(['server', 'kind', 'retryAfterMs']);
+    expect(answer.error?.data?.retryAfterMs).toBeGreaterThan(0);
+    // A respawns its stdio upstream: its rounds work again.
+    for (const until = Date.now() + 20_000; upstream?.getState() !== 'connected'; ) {
+      if (Date.now() > until) throw new Error("A's upstream not respawned");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }, 40_000);
 
   it('once A has ended, a retry of its round starts the request over on B', async () => {
     const first = await confirm(urls.a);
