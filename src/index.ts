@@ -34,7 +34,7 @@ export {
   type ToolWarning,
 } from './agent/index.js';
 export type { JsonObject, JsonSchema, JsonValue } from './core/json.js';
-export type { Tool, ToolContext, ToolProgress } from './core/tool.js';
+export type { RunContext, Tool, ToolContext, ToolProgress } from './core/tool.js';
 export {
   isToolOutput,
   type ToolOutput,

@@ -1,0 +1,25 @@
+/**
+ * Headers asked for per HTTP request: the client's source of request-dependent headers (a tenant's token,
+ * headers a hook set for one call), consulted by the HTTP transports for every request they send, the
+ * connect's included, and asked again once after a `401` (MCP spec 2025-11-25, "Authorization > Access
+ * Token Usage": the token goes in the `Authorization` header of every HTTP request).
+ */
+
+/** The HTTP request the headers are for. */
+export interface HttpRequestInfo {
+  /**
+   * The JSON-RPC method of the message POSTed (`initialize`, `tools/call`, …); `response` for a response to
+   * a server request; `GET` for the server's SSE stream; `DELETE` for the end of the session.
+   */
+  method: string;
+  /** 1, or 2 when the request is sent again after a `401`. */
+  attempt: number;
+}
+
+/**
+ * The headers of one request, names as given (they are lower-cased where they are applied); `undefined`
+ * for none. A rejection fails the request as the transport's failure of it.
+ */
+export type HttpRequestHeaders = (
+  request: HttpRequestInfo,
+) => Promise<Readonly<Record<string, string>> | undefined>;
