@@ -10,6 +10,7 @@ import type { Session } from '../session/session.js';
 import { CallLimiter } from './call-limiter.js';
 import { Connection } from './connection.js';
 import type { MCPClientEvents, TypedEmitter } from './events.js';
+import type { ResolvedHooks } from './hooks/client-hooks.js';
 import type { MCPClientOptions } from './options.js';
 import { ResponseCache } from './response-cache.js';
 import { ServerFeatures } from './server-features.js';
@@ -34,6 +35,12 @@ export interface ClientParts {
   readonly connection: Connection;
 }
 
+/** What the client's hooks give its parts: the hooks, and the scope reconnects run in. */
+export interface ClientHookParts {
+  hooks: ResolvedHooks | undefined;
+  inConnectScope: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
 /**
  * Builds the parts of the client `face` named `name`, which reaches its server by `plan`; `roots` gives the
  * roots offered to the server at the time it asks.
@@ -44,6 +51,7 @@ export function clientParts(
   plan: TransportPlan,
   options: MCPClientOptions,
   roots: () => Root[],
+  hooks: ClientHookParts,
 ): ClientParts {
   const tools = new ToolSet(face);
   const cache = options.cache === false ? undefined : new ResponseCache();
@@ -76,6 +84,7 @@ export function clientParts(
     sessionEvents: clientSessionEvents(name, face, cache),
     features: () => ({ ...options, currentRoots: roots, redact: plan.redact }),
     cacheFor,
+    ...hooks,
   });
   return { tools, cache, calls, features, toolRefresh, connection: made };
 }

@@ -9,6 +9,7 @@
  */
 
 import { UnauthorizedError } from '@modelcontextprotocol/client';
+import type { RunContext } from '../../core/tool.js';
 import type { MCPTool, MCPToolHost } from '../adapter/mcp-tool.js';
 import { presentResult } from '../adapter/present-result.js';
 import type { ToolSet } from '../adapter/tool-set.js';
@@ -27,6 +28,7 @@ import type {
 import {
   type MCPCallOptionsSource,
   type MCPToolCallOptions,
+  type ResolvedCallOptions,
   resolveCallOptions,
 } from '../session/call-options.js';
 import type { MCPTaskPassThrough } from '../session/tasks/tasks-passthrough.js';
@@ -37,6 +39,14 @@ import type { MCPCompleteParams, MCPCompletion } from './completion.js';
 import type { MCPConnectOptions } from './connect-attempt.js';
 import type { Connection } from './connection.js';
 import { type MCPClientEvents, TypedEmitter } from './events.js';
+import {
+  afterResult,
+  beforeRequest,
+  type ResolvedHooks,
+  requestContext,
+  resolveHooks,
+} from './hooks/client-hooks.js';
+import { inScope } from './hooks/request-scope.js';
 import type { MCPClientOptions, MCPClientState, MCPRequestOptions } from './options.js';
 import type { ResponseCache } from './response-cache.js';
 import type { ServerFeatures } from './server-features.js';
@@ -105,6 +115,10 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   readonly #cache: ResponseCache | undefined;
   /** Resources, prompts, completion, logging (server-features.ts). */
   readonly #features: ServerFeatures;
+  /** The `hooks` option with its shorthands (hooks/client-hooks.ts); `undefined` without any hook. */
+  readonly #hooks: ResolvedHooks | undefined;
+  /** The context of the last `connect()` that gave one: what each reconnect is made for. */
+  #connectRun: RunContext | undefined;
 
   private constructor(plan: TransportPlan, options: MCPClientOptions) {
     super();
@@ -117,7 +131,11 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     // A bound that is not a count (NaN, 1.5, -1) would never stop the rounds, or stop them at once.
     if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 0))
       throw new RangeError(`maxInputRounds must be a whole number of at least 0 (got ${rounds})`);
-    const parts = clientParts(this, this.name, plan, options, () => this.#roots ?? []);
+    this.#hooks = resolveHooks(options);
+    const parts = clientParts(this, this.name, plan, options, () => this.#roots ?? [], {
+      hooks: this.#hooks,
+      inConnectScope: (work) => inScope({ run: this.#connectRun }, work),
+    });
     this.#tools = parts.tools;
     this.#cache = parts.cache;
     this.#calls = parts.calls;
@@ -218,7 +236,10 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    *   the server; kind `not_connected` when `disconnect()` is called meanwhile.
    */
   connect(options: MCPConnectOptions = {}): Promise<void> {
-    return this.#connection.connect(options.signal);
+    const run = options.context;
+    if (run === undefined) return this.#connection.connect(options.signal);
+    this.#connectRun = run;
+    return inScope({ run }, () => this.#connection.connect(options.signal));
   }
 
   /**
@@ -238,17 +259,59 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    *   `not_connected`, `transport`, `http`, `protocol`.
    */
   async callTool(name: string, input: ToolInput = {}, options?: MCPToolCallOptions): Promise<CallToolResult> {
+    const resolved = resolveCallOptions(this.#callDefaults, name, options);
+    // Nothing to carry (no hook, no context or headers for the call): the plain path, no scope entered.
+    const plain =
+      this.#hooks === undefined && resolved.context === undefined && resolved.headers === undefined;
+    const result = await (plain
+      ? this.#callTool(name, input, resolved)
+      : this.#callHooked(name, input, resolved));
     // A failed tool's text loses this client's credentials (tool-error-text.ts).
-    return redactToolErrorText(await this.#callTool(name, input, options), this.#plan.redact);
+    return redactToolErrorText(result, this.#plan.redact);
   }
 
-  async #callTool(
-    name: string,
-    input: Record<string, unknown>,
-    options: MCPToolCallOptions | undefined,
-  ): Promise<CallToolResult> {
-    const resolved = withTaskEvents(resolveCallOptions(this.#callDefaults, name, options), this, name);
-    return callThroughConnection(this.#connection, this.#calls, name, input, resolved);
+  #callTool(name: string, input: ToolInput, resolved: ResolvedCallOptions): Promise<CallToolResult> {
+    const options = withTaskEvents(resolved, this, name);
+    return callThroughConnection(this.#connection, this.#calls, name, input, options);
+  }
+
+  /**
+   * A call through the hooks: `beforeRequest` (arguments, `_meta`, headers), sent in its scope (the
+   * context and headers reach the HTTP transport: hooks/request-scope.ts), then `afterResult`.
+   */
+  async #callHooked(name: string, input: ToolInput, resolved: ResolvedCallOptions): Promise<CallToolResult> {
+    const context = requestContext(this.name, 'tools/call', resolved.context, name);
+    const { request, scope } = await beforeRequest(this.#hooks, {
+      transport: this.#plan.transport,
+      context,
+      arguments: input,
+      _meta: resolved._meta,
+      headers: resolved.headers,
+    });
+    const sent = { ...resolved, _meta: request._meta };
+    const result = await inScope(scope, () => this.#callTool(name, request.arguments ?? {}, sent));
+    return afterResult(this.#hooks, result, context);
+  }
+
+  /**
+   * `work`, a request of the client's method `method`, in its scope after the `beforeRequest` hooks (headers
+   * only); `work` itself when there is nothing to carry.
+   */
+  #request<T>(method: string, options: MCPRequestOptions | undefined, work: () => Promise<T>): Promise<T> {
+    if (this.#hooks === undefined && options?.context === undefined && options?.headers === undefined)
+      return work();
+    return this.#scoped(method, options, work);
+  }
+
+  async #scoped<T>(
+    method: string,
+    options: MCPRequestOptions | undefined,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const context = requestContext(this.name, method, options?.context);
+    const transport = this.#plan.transport;
+    const { scope } = await beforeRequest(this.#hooks, { transport, context, headers: options?.headers });
+    return inScope(scope, work);
   }
 
   /**
@@ -311,8 +374,10 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * `toolsChanged` when it differs. Concurrent calls share one refresh.
    * @throws MCPCallError
    */
-  refreshTools(): Promise<MCPTool[]> {
-    return this.#toolRefresh.refresh();
+  refreshTools(options: { context?: RunContext | undefined } = {}): Promise<MCPTool[]> {
+    const run = options.context;
+    if (run === undefined) return this.#toolRefresh.refresh();
+    return inScope({ run }, () => this.#toolRefresh.refresh());
   }
 
   /**
@@ -337,12 +402,16 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * server does not declare `resources`. @throws MCPCallError
    */
   listResources(options?: MCPRequestOptions): Promise<Resource[]> {
-    return this.#features.list('resources/list', 'resources', options);
+    return this.#request('resources/list', options, () =>
+      this.#features.list('resources/list', 'resources', options),
+    );
   }
 
   /** `resources/templates/list`, every page; `[]` without `resources`. @throws MCPCallError */
   listResourceTemplates(options?: MCPRequestOptions): Promise<ResourceTemplate[]> {
-    return this.#features.list('resources/templates/list', 'resourceTemplates', options);
+    return this.#request('resources/templates/list', options, () =>
+      this.#features.list('resources/templates/list', 'resourceTemplates', options),
+    );
   }
 
   /**
@@ -350,7 +419,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * @throws MCPCallError (kind `unsupported`, `capability` `resources`, when the server does not declare it)
    */
   readResource(uri: string, options?: MCPRequestOptions): Promise<ReadResourceResult> {
-    return this.#features.read(uri, options);
+    return this.#request('resources/read', options, () => this.#features.read(uri, options));
   }
 
   /**
@@ -371,7 +440,9 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** `prompts/list`, every page (spec "Prompts"); `[]` without `prompts`. @throws MCPCallError */
   listPrompts(options?: MCPRequestOptions): Promise<Prompt[]> {
-    return this.#features.list('prompts/list', 'prompts', options);
+    return this.#request('prompts/list', options, () =>
+      this.#features.list('prompts/list', 'prompts', options),
+    );
   }
 
   /**
@@ -383,7 +454,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     args: Record<string, string> = {},
     options?: MCPRequestOptions,
   ): Promise<GetPromptResult> {
-    return this.#features.getPrompt(name, args, options);
+    return this.#request('prompts/get', options, () => this.#features.getPrompt(name, args, options));
   }
 
   /**
@@ -391,7 +462,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * @throws MCPCallError (kind `unsupported`, `capability` `completions`, when the server does not declare it)
    */
   complete(params: MCPCompleteParams, options?: MCPRequestOptions): Promise<MCPCompletion> {
-    return this.#features.complete(params, options);
+    return this.#request('completion/complete', options, () => this.#features.complete(params, options));
   }
 
   /** The server's skills (SEP-2640; `[]` when it does not offer the extension): see {@link listSkills}. */
@@ -430,7 +501,9 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** `ping`: resolves when the server answers. @throws MCPCallError */
   async ping(options?: MCPRequestOptions): Promise<void> {
-    await this.#features.session('ping').ping(this.#features.requestOptions(options));
+    await this.#request('ping', options, () =>
+      this.#features.session('ping').ping(this.#features.requestOptions(options)),
+    );
   }
 
   /**

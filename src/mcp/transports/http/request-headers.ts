@@ -18,8 +18,9 @@ export interface HttpRequestInfo {
 
 /**
  * The headers of one request, names as given (they are lower-cased where they are applied); `undefined`
- * for none. A rejection fails the request as the transport's failure of it.
+ * for none. Only a promise is awaited, so a source that knows at once costs no turn of the event loop. A
+ * throw or rejection fails the request as the transport's failure of it.
  */
 export type HttpRequestHeaders = (
   request: HttpRequestInfo,
-) => Promise<Readonly<Record<string, string>> | undefined>;
+) => Readonly<Record<string, string>> | undefined | Promise<Readonly<Record<string, string>> | undefined>;

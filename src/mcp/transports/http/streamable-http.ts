@@ -67,6 +67,7 @@ import {
 } from './modern-headers.js';
 import { type AuthRetries, FIRST_ATTEMPT, reauthorize } from './oauth-retry.js';
 import { isUnreachable } from './reachability.js';
+import type { HttpRequestHeaders } from './request-headers.js';
 import {
   abortedError,
   idleTimer,
@@ -76,7 +77,6 @@ import {
   type RequestState,
   requestFailure,
 } from './request-state.js';
-import type { HttpRequestHeaders } from './request-headers.js';
 import { Requester } from './requester.js';
 import { HttpSession, isInitialize } from './session.js';
 import type { JsonAnswer } from './undici.js';
@@ -372,7 +372,8 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     const initialize = isInitialize(message);
     const session = initialize ? undefined : this.session.id;
     const ask = this.options.requestHeaders;
-    const asked = ask === undefined ? undefined : await ask(requestInfo(message, retries));
+    const pending = ask?.(requestInfo(message, retries));
+    const asked = pending instanceof Promise ? await pending : pending;
     const headers = this.headers.for(options?.headers, session, await this.credentials('POST'), asked);
     const modern = modernRequestHeaders(message);
     if (modern !== undefined) applyModernHeaders(headers, modern);
@@ -422,7 +423,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     retries: AuthRetries = FIRST_ATTEMPT,
   ): Promise<Response> {
     const ask = this.options.requestHeaders;
-    const asked = ask === undefined ? undefined : await ask({ method: 'GET', attempt: attemptOf(retries) });
+    const asked = await ask?.({ method: 'GET', attempt: attemptOf(retries) });
     const headers = this.headers.for(undefined, this.session.id, await this.credentials('GET'), asked);
     headers.accept = 'text/event-stream';
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
