@@ -3,7 +3,7 @@
  * calling tools or `maxTurns` is reached.
  */
 import { withSpan } from '../core/telemetry.js';
-import type { RunContext } from '../core/tool.js';
+import type { RunContext as HostRunContext } from '../core/tool.js';
 import type { Message, Model, ToolCallPart, ToolResultsMessage, Usage } from '../providers/model.js';
 import type { ApproveHook } from './approval.js';
 import { AgentAbortError, AgentError } from './errors.js';
@@ -44,7 +44,7 @@ export interface RunContext {
   /** Where model turns and tool calls happen (steps.ts). Default: here, {@link INLINE_STEPS}. */
   steps?: AgentSteps | undefined;
   /** The run's context (`RunOptions.context`), handed to each tool call. */
-  runContext?: RunContext | undefined;
+  runContext?: HostRunContext | undefined;
 }
 
 /**
