@@ -44,13 +44,22 @@ export function resolveHooks(options: {
   return any ? resolved : undefined;
 }
 
-/** The `onWire` hooks as one listener, `undefined` without any. */
+/**
+ * The `onWire` hooks as one listener, `undefined` without any. A hook that throws is ignored, as the wire
+ * ignores a throwing listener (wire.ts), and the hooks after it still run.
+ */
 export function wireListener(hooks: ResolvedHooks | undefined): MCPWireHook | undefined {
   const list = hooks?.onWire ?? [];
   if (list.length === 0) return undefined;
   if (list.length === 1) return list[0];
   return (message) => {
-    for (const hook of list) hook(message);
+    for (const hook of list) {
+      try {
+        hook(message);
+      } catch {
+        // A tracing hook cannot fail the connection, nor keep the next hook from seeing the message.
+      }
+    }
   };
 }
 
