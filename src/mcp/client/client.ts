@@ -9,7 +9,6 @@
  */
 
 import { UnauthorizedError } from '@modelcontextprotocol/client';
-import type { RunContext } from '../../core/tool.js';
 import type { MCPTool, MCPToolHost } from '../adapter/mcp-tool.js';
 import { presentResult } from '../adapter/present-result.js';
 import type { ToolSet } from '../adapter/tool-set.js';
@@ -39,14 +38,7 @@ import type { MCPCompleteParams, MCPCompletion } from './completion.js';
 import type { MCPConnectOptions } from './connect-attempt.js';
 import type { Connection } from './connection.js';
 import { type MCPClientEvents, TypedEmitter } from './events.js';
-import {
-  afterResult,
-  beforeRequest,
-  type ResolvedHooks,
-  requestContext,
-  resolveHooks,
-} from './hooks/client-hooks.js';
-import { inScope } from './hooks/request-scope.js';
+import { RequestHooks } from './hooks/request-hooks.js';
 import type { MCPClientOptions, MCPClientState, MCPRequestOptions } from './options.js';
 import type { ResponseCache } from './response-cache.js';
 import type { ServerFeatures } from './server-features.js';
@@ -115,10 +107,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   readonly #cache: ResponseCache | undefined;
   /** Resources, prompts, completion, logging (server-features.ts). */
   readonly #features: ServerFeatures;
-  /** The `hooks` option with its shorthands (hooks/client-hooks.ts); `undefined` without any hook. */
-  readonly #hooks: ResolvedHooks | undefined;
-  /** The context of the last `connect()` that gave one: what each reconnect is made for. */
-  #connectRun: RunContext | undefined;
+  /** Requests through the `hooks` option and its shorthands (hooks/request-hooks.ts). */
+  readonly #hooks: RequestHooks;
 
   private constructor(plan: TransportPlan, options: MCPClientOptions) {
     super();
@@ -131,11 +121,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     // A bound that is not a count (NaN, 1.5, -1) would never stop the rounds, or stop them at once.
     if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 0))
       throw new RangeError(`maxInputRounds must be a whole number of at least 0 (got ${rounds})`);
-    this.#hooks = resolveHooks(options);
-    const parts = clientParts(this, this.name, plan, options, () => this.#roots ?? [], {
-      hooks: this.#hooks,
-      inConnectScope: (work) => inScope({ run: this.#connectRun }, work),
-    });
+    this.#hooks = new RequestHooks(this.name, plan.transport, options);
+    const parts = clientParts(this, this.name, plan, options, () => this.#roots ?? [], this.#hooks);
     this.#tools = parts.tools;
     this.#cache = parts.cache;
     this.#calls = parts.calls;
@@ -236,10 +223,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    *   the server; kind `not_connected` when `disconnect()` is called meanwhile.
    */
   connect(options: MCPConnectOptions = {}): Promise<void> {
-    const run = options.context;
-    if (run === undefined) return this.#connection.connect(options.signal);
-    this.#connectRun = run;
-    return inScope({ run }, () => this.#connection.connect(options.signal));
+    return this.#hooks.connect(options.context, () => this.#connection.connect(options.signal));
   }
 
   /**
@@ -260,59 +244,14 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    */
   async callTool(name: string, input: ToolInput = {}, options?: MCPToolCallOptions): Promise<CallToolResult> {
     const resolved = resolveCallOptions(this.#callDefaults, name, options);
-    // Nothing to carry (no hook, no context or headers for the call): the plain path, no scope entered.
-    const plain =
-      this.#hooks === undefined && resolved.context === undefined && resolved.headers === undefined;
-    const result = await (plain
-      ? this.#callTool(name, input, resolved)
-      : this.#callHooked(name, input, resolved));
+    const result = await this.#hooks.callTool(name, input, resolved, this.#send);
     // A failed tool's text loses this client's credentials (tool-error-text.ts).
     return redactToolErrorText(result, this.#plan.redact);
   }
 
-  #callTool(name: string, input: ToolInput, resolved: ResolvedCallOptions): Promise<CallToolResult> {
-    const options = withTaskEvents(resolved, this, name);
-    return callThroughConnection(this.#connection, this.#calls, name, input, options);
-  }
-
-  /**
-   * A call through the hooks: `beforeRequest` (arguments, `_meta`, headers), sent in its scope (the
-   * context and headers reach the HTTP transport: hooks/request-scope.ts), then `afterResult`.
-   */
-  async #callHooked(name: string, input: ToolInput, resolved: ResolvedCallOptions): Promise<CallToolResult> {
-    const context = requestContext(this.name, 'tools/call', resolved.context, name);
-    const { request, scope } = await beforeRequest(this.#hooks, {
-      transport: this.#plan.transport,
-      context,
-      arguments: input,
-      _meta: resolved._meta,
-      headers: resolved.headers,
-    });
-    const sent = { ...resolved, _meta: request._meta };
-    const result = await inScope(scope, () => this.#callTool(name, request.arguments ?? {}, sent));
-    return afterResult(this.#hooks, result, context);
-  }
-
-  /**
-   * `work`, a request of the client's method `method`, in its scope after the `beforeRequest` hooks (headers
-   * only); `work` itself when there is nothing to carry.
-   */
-  #request<T>(method: string, options: MCPRequestOptions | undefined, work: () => Promise<T>): Promise<T> {
-    if (this.#hooks === undefined && options?.context === undefined && options?.headers === undefined)
-      return work();
-    return this.#scoped(method, options, work);
-  }
-
-  async #scoped<T>(
-    method: string,
-    options: MCPRequestOptions | undefined,
-    work: () => Promise<T>,
-  ): Promise<T> {
-    const context = requestContext(this.name, method, options?.context);
-    const transport = this.#plan.transport;
-    const { scope } = await beforeRequest(this.#hooks, { transport, context, headers: options?.headers });
-    return inScope(scope, work);
-  }
+  /** One call on the connection (tool-call.ts); made once, so the plain call path allocates no function. */
+  readonly #send = (name: string, input: ToolInput, resolved: ResolvedCallOptions) =>
+    callThroughConnection(this.#connection, this.#calls, name, input, withTaskEvents(resolved, this, name));
 
   /**
    * Calls a tool as a task (`task: true`, see `MCPToolCallOptions.task`) and returns a handle at once: the
@@ -374,10 +313,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * `toolsChanged` when it differs. Concurrent calls share one refresh.
    * @throws MCPCallError
    */
-  refreshTools(options: { context?: RunContext | undefined } = {}): Promise<MCPTool[]> {
-    const run = options.context;
-    if (run === undefined) return this.#toolRefresh.refresh();
-    return inScope({ run }, () => this.#toolRefresh.refresh());
+  refreshTools(options: Pick<MCPConnectOptions, 'context'> = {}): Promise<MCPTool[]> {
+    return this.#hooks.inRun(options.context, () => this.#toolRefresh.refresh());
   }
 
   /**
@@ -402,16 +339,12 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * server does not declare `resources`. @throws MCPCallError
    */
   listResources(options?: MCPRequestOptions): Promise<Resource[]> {
-    return this.#request('resources/list', options, () =>
-      this.#features.list('resources/list', 'resources', options),
-    );
+    return this.#features.list('resources/list', 'resources', options);
   }
 
   /** `resources/templates/list`, every page; `[]` without `resources`. @throws MCPCallError */
   listResourceTemplates(options?: MCPRequestOptions): Promise<ResourceTemplate[]> {
-    return this.#request('resources/templates/list', options, () =>
-      this.#features.list('resources/templates/list', 'resourceTemplates', options),
-    );
+    return this.#features.list('resources/templates/list', 'resourceTemplates', options);
   }
 
   /**
@@ -419,7 +352,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * @throws MCPCallError (kind `unsupported`, `capability` `resources`, when the server does not declare it)
    */
   readResource(uri: string, options?: MCPRequestOptions): Promise<ReadResourceResult> {
-    return this.#request('resources/read', options, () => this.#features.read(uri, options));
+    return this.#features.read(uri, options);
   }
 
   /**
@@ -440,9 +373,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** `prompts/list`, every page (spec "Prompts"); `[]` without `prompts`. @throws MCPCallError */
   listPrompts(options?: MCPRequestOptions): Promise<Prompt[]> {
-    return this.#request('prompts/list', options, () =>
-      this.#features.list('prompts/list', 'prompts', options),
-    );
+    return this.#features.list('prompts/list', 'prompts', options);
   }
 
   /**
@@ -454,7 +385,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     args: Record<string, string> = {},
     options?: MCPRequestOptions,
   ): Promise<GetPromptResult> {
-    return this.#request('prompts/get', options, () => this.#features.getPrompt(name, args, options));
+    return this.#features.getPrompt(name, args, options);
   }
 
   /**
@@ -462,7 +393,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * @throws MCPCallError (kind `unsupported`, `capability` `completions`, when the server does not declare it)
    */
   complete(params: MCPCompleteParams, options?: MCPRequestOptions): Promise<MCPCompletion> {
-    return this.#request('completion/complete', options, () => this.#features.complete(params, options));
+    return this.#features.complete(params, options);
   }
 
   /** The server's skills (SEP-2640; `[]` when it does not offer the extension): see {@link listSkills}. */
@@ -501,9 +432,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** `ping`: resolves when the server answers. @throws MCPCallError */
   async ping(options?: MCPRequestOptions): Promise<void> {
-    await this.#request('ping', options, () =>
-      this.#features.session('ping').ping(this.#features.requestOptions(options)),
-    );
+    await this.#features.ping(options);
   }
 
   /**

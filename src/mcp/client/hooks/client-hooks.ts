@@ -7,7 +7,6 @@
 import type { RunContext } from '../../../core/tool.js';
 import type { MCPRequestContext } from '../../config/request-context.js';
 import type { CallToolResult } from '../../protocol/types.js';
-import type { MCPWireMessage } from '../wire-tap.js';
 import type {
   MCPAfterResultHook,
   MCPBeforeRequestHook,
@@ -18,6 +17,7 @@ import type {
   MCPWireHook,
 } from './hook-types.js';
 import type { RequestScope } from './request-scope.js';
+import type { MCPWireMessage } from './wire-message.js';
 
 /** The client's hooks, each list with its shorthand first. */
 export interface ResolvedHooks {

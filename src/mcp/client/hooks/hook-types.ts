@@ -5,7 +5,7 @@
  */
 import type { MCPRequestContext } from '../../config/request-context.js';
 import type { CallToolResult } from '../../protocol/types.js';
-import type { MCPWireMessage } from '../wire-tap.js';
+import type { MCPWireMessage } from './wire-message.js';
 
 /** What a `beforeRequest` hook may change on any transport: a `tools/call`'s arguments and `_meta`. */
 interface MCPOutgoingRequestBase {

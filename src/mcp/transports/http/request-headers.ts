@@ -24,3 +24,16 @@ export interface HttpRequestInfo {
 export type HttpRequestHeaders = (
   request: HttpRequestInfo,
 ) => Readonly<Record<string, string>> | undefined | Promise<Readonly<Record<string, string>> | undefined>;
+
+/** What the headers of a POST of `message` are asked for: its method (`response` for a response), the attempt. */
+export function requestInfo(message: object, retries: { unauthorized: boolean }): HttpRequestInfo {
+  return {
+    method: 'method' in message && typeof message.method === 'string' ? message.method : 'response',
+    attempt: attemptOf(retries),
+  };
+}
+
+/** 1, or 2 once a `401` was answered (by OAuth, or by asking the headers again). */
+export function attemptOf(retries: { unauthorized: boolean }): number {
+  return retries.unauthorized ? 2 : 1;
+}

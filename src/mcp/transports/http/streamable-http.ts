@@ -65,9 +65,9 @@ import {
   modernFailedAnswer,
   modernRequestHeaders,
 } from './modern-headers.js';
-import { type AuthRetries, FIRST_ATTEMPT, reauthorize } from './oauth-retry.js';
+import { type AuthRetries, FIRST_ATTEMPT, retryAfter } from './oauth-retry.js';
 import { isUnreachable } from './reachability.js';
-import type { HttpRequestHeaders } from './request-headers.js';
+import { attemptOf, type HttpRequestHeaders, requestInfo } from './request-headers.js';
 import {
   abortedError,
   idleTimer,
@@ -394,17 +394,9 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     throw await this.session.failedAnswer(response, context, session);
   }
 
-  /**
-   * After a non-2xx answer: the retries of the next attempt when OAuth re-authorized (oauth-retry.ts), or,
-   * without OAuth, when it is a first `401` and headers are asked per request (they are asked again);
-   * `undefined` when the answer is final.
-   */
-  private async reauthorize(response: Response, retries: AuthRetries): Promise<AuthRetries | undefined> {
-    if (this.auth !== undefined) return reauthorize(this.auth, response, retries);
-    if (this.options.requestHeaders === undefined || response.status !== 401 || retries.unauthorized)
-      return undefined;
-    await response.body?.cancel().catch(() => {});
-    return { ...retries, unauthorized: true };
+  /** After a non-2xx answer: the retries of the next attempt, or `undefined` (oauth-retry.ts `retryAfter`). */
+  private reauthorize(response: Response, retries: AuthRetries): Promise<AuthRetries | undefined> {
+    return retryAfter(this.auth, this.options.requestHeaders !== undefined, response, retries);
   }
 
   /** The OAuth credential headers of one request (auth.ts `headersFor`: Bearer, or DPoP with its proof). */
@@ -451,14 +443,4 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     });
     this.getStream.start();
   }
-}
-
-/** What the per-request headers are asked for: the message's method (`response` for a response), the attempt. */
-function requestInfo(message: JSONRPCMessage, retries: AuthRetries): { method: string; attempt: number } {
-  return { method: 'method' in message ? message.method : 'response', attempt: attemptOf(retries) };
-}
-
-/** 1, or 2 once a `401` was answered (by OAuth, or by asking the headers again). */
-function attemptOf(retries: AuthRetries): number {
-  return retries.unauthorized ? 2 : 1;
 }
