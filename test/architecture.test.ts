@@ -38,8 +38,8 @@ const SESSION_ROOMS = ['session/wire', 'session/negotiation', 'session/engine', 
 /**
  * The rooms of `mcp/`, lowest first, and what each may import (besides itself and `core/`): wire types and
  * errors at the bottom, the authorization grants' configuration and errors over them, then configuration
- * (which knows no client), transports (which know no session), the session, the tool adapter, the client,
- * and `MCPServers` over clients. `index.ts` is the public face.
+ * (which knows no client), transports (which know no session), the session, the tool adapter, the client's
+ * hooks (what carries a request's context to the HTTP transport), the client, and `MCPServers` over clients. `index.ts` is the public face.
  */
 const MCP_ALLOWED: Record<string, string[]> = {
   protocol: [],
@@ -55,6 +55,7 @@ const MCP_ALLOWED: Record<string, string[]> = {
   'session/engine': ['protocol', 'auth', 'transports', 'session', 'session/wire'],
   'session/tasks': ['protocol', 'auth', 'transports', 'session', 'session/wire', 'session/engine'],
   adapter: ['protocol', 'session', ...SESSION_ROOMS],
+  'client/hooks': ['protocol', 'config', 'transports/http'],
   client: [
     'protocol',
     'auth',
@@ -65,6 +66,7 @@ const MCP_ALLOWED: Record<string, string[]> = {
     'session',
     ...SESSION_ROOMS,
     'adapter',
+    'client/hooks',
   ],
   servers: ['protocol', 'config', 'session', ...SESSION_ROOMS, 'adapter', 'client'],
   '.': [
@@ -75,6 +77,7 @@ const MCP_ALLOWED: Record<string, string[]> = {
     'session',
     ...SESSION_ROOMS,
     'adapter',
+    'client/hooks',
     'client',
     'servers',
   ],

@@ -1,7 +1,7 @@
 /**
  * The agent: one provider-neutral loop over any {@link Model}, with built-in and MCP tools side by side.
  */
-import type { Tool } from '../core/tool.js';
+import type { RunContext, Tool } from '../core/tool.js';
 import { MCPClient, type MCPClientOptions, type MCPServers } from '../mcp/index.js';
 import type { Message, Model } from '../providers/model.js';
 import type { ApproveHook } from './approval.js';
@@ -112,6 +112,13 @@ export interface AgentOptions {
 export interface RunOptions {
   /** Stops the model stream and every in-flight tool call; the run rejects with an `AgentAbortError`. */
   signal?: AbortSignal;
+  /**
+   * Whom the run is made for (a tenant, a user): every tool call of the run gets it (`ToolContext.runContext`),
+   * and MCP tools make their requests with it, so the client's `headers` function, token supplier and
+   * hooks see it as `MCPRequestContext.run`, also for the connect a call starts (a server connected when
+   * needed). Runs of different tenants may share one `MCPServers`. Default: none.
+   */
+  context?: RunContext;
 }
 
 /**
@@ -358,6 +365,7 @@ export class Agent {
       warn: (warnings) => this.#warn(warnings, emit),
       telemetry: settings.telemetry,
       steps: overrides?.steps,
+      runContext: options.context,
     }).then(
       () => {
         // Free the agent before the consumer can see the end, so a next run may start right away.

@@ -3,6 +3,7 @@
  * calling tools or `maxTurns` is reached.
  */
 import { withSpan } from '../core/telemetry.js';
+import type { RunContext as HostRunContext } from '../core/tool.js';
 import type { Message, Model, ToolCallPart, ToolResultsMessage, Usage } from '../providers/model.js';
 import type { ApproveHook } from './approval.js';
 import { AgentAbortError, AgentError } from './errors.js';
@@ -42,6 +43,8 @@ export interface RunContext {
   telemetry?: AgentTelemetryOptions | undefined;
   /** Where model turns and tool calls happen (steps.ts). Default: here, {@link INLINE_STEPS}. */
   steps?: AgentSteps | undefined;
+  /** The run's context (`RunOptions.context`), handed to each tool call. */
+  runContext?: HostRunContext | undefined;
 }
 
 /**

@@ -5,7 +5,7 @@
  * stops the turn.
  */
 import { withSpan } from '../core/telemetry.js';
-import type { ToolProgress } from '../core/tool.js';
+import type { RunContext, ToolProgress } from '../core/tool.js';
 import { isToolOutput, type ToolOutputPart } from '../core/tool-output.js';
 import { parseToolArguments } from '../providers/json-args.js';
 import type { ToolCallPart, ToolResult } from '../providers/model.js';
@@ -35,6 +35,8 @@ export interface ToolExecutionContext {
   telemetry?: AgentTelemetryOptions | undefined;
   /** Where the calls happen (steps.ts). Default: here, {@link INLINE_STEPS}. */
   steps?: AgentSteps | undefined;
+  /** The run's context (`RunOptions.context`), handed to each tool as `ToolContext.runContext`. */
+  runContext?: RunContext | undefined;
 }
 
 /** Runs every call of a turn at once; resolves with one result per call, in the calls' order. */
@@ -151,6 +153,7 @@ function runTool(step: ToolCallStep, context: ToolExecutionContext): Promise<unk
       onProgress,
       acceptsMedia: true,
       ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      ...(context.runContext === undefined ? {} : { runContext: context.runContext }),
     });
   };
   return (context.steps ?? INLINE_STEPS).toolCall(step, context.emit, execute);

@@ -1,6 +1,18 @@
 import type { JsonSchema } from './json.js';
 
 /**
+ * Who a run (or one call) is made for, as the host names it: the tenant, the user, whatever its headers
+ * function, token supplier and hooks need to choose credentials. agentwire never reads it; it hands it,
+ * unchanged, to every request made on the run's behalf (`MCPRequestContext.run`).
+ */
+export interface RunContext {
+  /** The tenant (or user) the run belongs to. */
+  readonly tenant?: string;
+  /** Anything else the host's headers function or hooks need. */
+  readonly [key: string]: unknown;
+}
+
+/**
  * What a tool's `execute` receives besides its input.
  *
  * The agent loop creates one per tool call; MCP tools pass `signal` on to the MCP request so that aborting
@@ -28,6 +40,11 @@ export interface ToolContext {
    * process makes it, so that a tool with side effects can drop a repeat of a call it already did.
    */
   idempotencyKey?: string;
+  /**
+   * The run's context (`RunOptions.context` of the agent): MCP tools pass it to the client as the call's
+   * `context`, so that the request (and a connect it starts) carries the run's credentials.
+   */
+  runContext?: RunContext;
 }
 
 /** One progress report (MCP `notifications/progress` params, minus the token). */

@@ -37,6 +37,17 @@ export type { MCPCompleteParams, MCPCompletion } from './client/completion.js';
 export type { MCPConnectOptions } from './client/connect-attempt.js';
 export { createClient, type MCPCreateClientOptions } from './client/create-client.js';
 export { MCPClientEvent, type MCPClientEvents, type MCPClientLogEntry } from './client/events.js';
+export type {
+  MCPAfterResultHook,
+  MCPBeforeRequestHook,
+  MCPBeforeRetryHook,
+  MCPClientHooks,
+  MCPHttpOutgoingRequest,
+  MCPOutgoingRequest,
+  MCPRetry,
+  MCPStdioOutgoingRequest,
+  MCPWireHook,
+} from './client/hooks/hook-types.js';
 export type { MCPClientOptions, MCPClientState, MCPRequestOptions } from './client/options.js';
 export type { MCPReconnectOptions } from './client/reconnect.js';
 // Skills (MCP Skills extension, SEP-2640)
@@ -59,6 +70,12 @@ export {
   type MCPServerConfig,
   parseServerConfig,
 } from './config/load.js';
+export type {
+  MCPHeadersFunction,
+  MCPRequestContext,
+  MCPTokenSupplier,
+  MCPTokens,
+} from './config/request-context.js';
 export type { MCPDpopOption, MCPHttpServer, MCPStdioServer } from './config/server-spec.js';
 export { type MCPToolFilter, toolFilter } from './config/tool-filter.js';
 export {

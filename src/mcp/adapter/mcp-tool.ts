@@ -61,7 +61,7 @@ export class MCPTool implements Tool {
    * Calls the tool. `context.signal` reaches the MCP request and overrides the client's default signal;
    * `context.onProgress` receives the server's `notifications/progress` for this call;
    * `context.idempotencyKey` (a durable run's) goes in the request's `_meta` as
-   * {@link IDEMPOTENCY_KEY_META_KEY}.
+   * {@link IDEMPOTENCY_KEY_META_KEY}; `context.runContext` (an agent run's) is the call's `context`.
    *
    * @returns the rendered result (see `renderCallToolResult`; a `ToolOutput` when `context.acceptsMedia` is
    *   set and the result has images or audio) or what the client's `formatResult` returns.
@@ -74,6 +74,7 @@ export class MCPTool implements Tool {
     if (context.onProgress) options.onprogress = context.onProgress;
     if (context.idempotencyKey !== undefined)
       options._meta = { [IDEMPOTENCY_KEY_META_KEY]: context.idempotencyKey };
+    if (context.runContext !== undefined) options.context = context.runContext;
     const result = await this.#host.callTool(this.name, input, options);
     return this.#host.presentResult(this.name, result, { acceptsMedia: context.acceptsMedia === true });
   }

@@ -10,6 +10,7 @@ import type { Session } from '../session/session.js';
 import { CallLimiter } from './call-limiter.js';
 import { Connection } from './connection.js';
 import type { MCPClientEvents, TypedEmitter } from './events.js';
+import type { RequestHooks } from './hooks/request-hooks.js';
 import type { MCPClientOptions } from './options.js';
 import { ResponseCache } from './response-cache.js';
 import { ServerFeatures } from './server-features.js';
@@ -36,7 +37,7 @@ export interface ClientParts {
 
 /**
  * Builds the parts of the client `face` named `name`, which reaches its server by `plan`; `roots` gives the
- * roots offered to the server at the time it asks.
+ * roots offered to the server at the time it asks; `requests` carries its requests through its hooks.
  */
 export function clientParts(
   face: ClientFace,
@@ -44,6 +45,7 @@ export function clientParts(
   plan: TransportPlan,
   options: MCPClientOptions,
   roots: () => Root[],
+  requests: RequestHooks,
 ): ClientParts {
   const tools = new ToolSet(face);
   const cache = options.cache === false ? undefined : new ResponseCache();
@@ -52,7 +54,7 @@ export function clientParts(
   // The parts below ask for the connection only once the client runs, after it exists.
   let made: Connection | undefined;
   const connectionOf = () => made as Connection;
-  const features = new ServerFeatures({ name, options, connection: connectionOf, cacheFor });
+  const features = new ServerFeatures({ name, options, connection: connectionOf, cacheFor, requests });
   const toolRefresh = new ToolRefresh({
     name,
     options,
@@ -76,6 +78,8 @@ export function clientParts(
     sessionEvents: clientSessionEvents(name, face, cache),
     features: () => ({ ...options, currentRoots: roots, redact: plan.redact }),
     cacheFor,
+    hooks: requests.resolved,
+    inConnectScope: (work) => requests.inConnectScope(work),
   });
   return { tools, cache, calls, features, toolRefresh, connection: made };
 }

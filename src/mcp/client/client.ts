@@ -27,6 +27,7 @@ import type {
 import {
   type MCPCallOptionsSource,
   type MCPToolCallOptions,
+  type ResolvedCallOptions,
   resolveCallOptions,
 } from '../session/call-options.js';
 import type { MCPTaskPassThrough } from '../session/tasks/tasks-passthrough.js';
@@ -37,6 +38,7 @@ import type { MCPCompleteParams, MCPCompletion } from './completion.js';
 import type { MCPConnectOptions } from './connect-attempt.js';
 import type { Connection } from './connection.js';
 import { type MCPClientEvents, TypedEmitter } from './events.js';
+import { RequestHooks } from './hooks/request-hooks.js';
 import type { MCPClientOptions, MCPClientState, MCPRequestOptions } from './options.js';
 import type { ResponseCache } from './response-cache.js';
 import type { ServerFeatures } from './server-features.js';
@@ -105,6 +107,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   readonly #cache: ResponseCache | undefined;
   /** Resources, prompts, completion, logging (server-features.ts). */
   readonly #features: ServerFeatures;
+  /** Requests through the `hooks` option and its shorthands (hooks/request-hooks.ts). */
+  readonly #hooks: RequestHooks;
 
   private constructor(plan: TransportPlan, options: MCPClientOptions) {
     super();
@@ -117,7 +121,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     // A bound that is not a count (NaN, 1.5, -1) would never stop the rounds, or stop them at once.
     if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 0))
       throw new RangeError(`maxInputRounds must be a whole number of at least 0 (got ${rounds})`);
-    const parts = clientParts(this, this.name, plan, options, () => this.#roots ?? []);
+    this.#hooks = new RequestHooks(this.name, plan.transport, options);
+    const parts = clientParts(this, this.name, plan, options, () => this.#roots ?? [], this.#hooks);
     this.#tools = parts.tools;
     this.#cache = parts.cache;
     this.#calls = parts.calls;
@@ -218,7 +223,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    *   the server; kind `not_connected` when `disconnect()` is called meanwhile.
    */
   connect(options: MCPConnectOptions = {}): Promise<void> {
-    return this.#connection.connect(options.signal);
+    return this.#hooks.connect(options.context, () => this.#connection.connect(options.signal));
   }
 
   /**
@@ -240,18 +245,15 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    *   `idempotentHint`, which is not sent again (docs/client.md, "Lost connections and reconnection").
    */
   async callTool(name: string, input: ToolInput = {}, options?: MCPToolCallOptions): Promise<CallToolResult> {
+    const resolved = resolveCallOptions(this.#callDefaults, name, options);
+    const result = await this.#hooks.callTool(name, input, resolved, this.#send);
     // A failed tool's text loses this client's credentials (tool-error-text.ts).
-    return redactToolErrorText(await this.#callTool(name, input, options), this.#plan.redact);
+    return redactToolErrorText(result, this.#plan.redact);
   }
 
-  async #callTool(
-    name: string,
-    input: Record<string, unknown>,
-    options: MCPToolCallOptions | undefined,
-  ): Promise<CallToolResult> {
-    const resolved = withTaskEvents(resolveCallOptions(this.#callDefaults, name, options), this, name);
-    return callThroughConnection(this.#connection, this.#calls, name, input, resolved);
-  }
+  /** One call on the connection (tool-call.ts); made once, so the plain call path allocates no function. */
+  readonly #send = (name: string, input: ToolInput, resolved: ResolvedCallOptions) =>
+    callThroughConnection(this.#connection, this.#calls, name, input, withTaskEvents(resolved, this, name));
 
   /**
    * Calls a tool as a task (`task: true`, see `MCPToolCallOptions.task`) and returns a handle at once: the
@@ -313,8 +315,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * `toolsChanged` when it differs. Concurrent calls share one refresh.
    * @throws MCPCallError
    */
-  refreshTools(): Promise<MCPTool[]> {
-    return this.#toolRefresh.refresh();
+  refreshTools(options: Pick<MCPConnectOptions, 'context'> = {}): Promise<MCPTool[]> {
+    return this.#hooks.inRun(options.context, () => this.#toolRefresh.refresh());
   }
 
   /**
@@ -432,7 +434,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** `ping`: resolves when the server answers. @throws MCPCallError */
   async ping(options?: MCPRequestOptions): Promise<void> {
-    await this.#features.session('ping').ping(this.#features.requestOptions(options));
+    await this.#features.ping(options);
   }
 
   /**

@@ -12,6 +12,7 @@
  *   reject, so nothing of the attempt is left when it does;
  * - once the outcome is decided (the session is the client's), a signal changes nothing.
  */
+import type { RunContext } from '../../core/tool.js';
 import type { MCPCallError } from '../protocol/errors.js';
 import { toCallError } from '../session/error-mapping.js';
 
@@ -24,6 +25,13 @@ export interface MCPConnectOptions {
    * the attempt ends.
    */
   signal?: AbortSignal | undefined;
+  /**
+   * Whom the connect is made for (a tenant): the `headers` function and a token supplier see it in
+   * `MCPRequestContext.run` for the connect's requests (`server/discover`, `initialize`, `tools/list`, …),
+   * for what the connection sends on its own later (the GET stream, a `list_changed` refresh), and for each
+   * reconnect. A caller that joins an attempt under way shares that attempt's context. Default: none.
+   */
+  context?: RunContext | undefined;
 }
 
 /** A connect attempt in flight (see the file header). */

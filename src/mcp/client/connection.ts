@@ -23,6 +23,7 @@ import { Session, type SessionClientFeatures, type SessionHooks } from '../sessi
 import { offers } from './capabilities.js';
 import { ConnectAttempt, connectAborted, untilAborted } from './connect-attempt.js';
 import type { MCPClientEvents, TypedEmitter } from './events.js';
+import { allowRetry, type ResolvedHooks, wireListener } from './hooks/client-hooks.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, type MCPClientOptions, type MCPClientState } from './options.js';
 import { backoffDelay, type ReconnectPolicy, reconnectPolicy } from './reconnect.js';
 import { listenLogEntry, ResourceSubscriptions } from './subscriptions.js';
@@ -63,6 +64,10 @@ export interface ConnectionHost {
   features: () => SessionClientFeatures;
   /** The client's response cache for `session`'s requests, if it caches (response-cache.ts). */
   cacheFor: (session: Session) => RequestCache | undefined;
+  /** The client's hooks (`onWire`, `beforeRetry`); `undefined` without any. */
+  hooks: ResolvedHooks | undefined;
+  /** Runs a reconnect in the scope of the last `connect()` (its context: hooks/request-scope.ts). */
+  inConnectScope: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /** One client's connection state and current session. */
@@ -284,7 +289,7 @@ export class Connection {
       version: host.options.clientVersion ?? VERSION,
     };
     let refused: MCPCallError | undefined;
-    const tap = host.options.onWireMessage;
+    const tap = wireListener(host.hooks);
     for (const candidate of host.plan.candidates) {
       let session: Session | undefined;
       const current = () => session !== undefined && session === this.#session;
@@ -364,11 +369,15 @@ export class Connection {
     const ready = this.#ready;
     let lastError: unknown = cause;
     for (let attempt = 1; attempt <= this.#policy.maxRetries && !abort.signal.aborted; attempt++) {
+      // A `beforeRetry` hook may veto the attempt: reconnection then gives up as after its last attempt.
+      const retry = { reason: 'reconnect', server: this.#host.name, method: 'connect', attempt } as const;
+      const error = lastError instanceof Error ? lastError : new Error(String(lastError));
+      if (!(await allowRetry(this.#host.hooks, { ...retry, error })) || abort.signal.aborted) break;
       const delayMs = backoffDelay(this.#policy, attempt);
       events.emit('reconnecting', { attempt, delayMs });
       if (!(await sleep(delayMs, abort.signal))) break;
       try {
-        await this.#establish(abort.signal);
+        await this.#host.inConnectScope(() => this.#establish(abort.signal));
         this.#state = 'connected';
         this.#reconnectAbort = undefined;
         events.emit('reconnected', { tools: this.#host.tools() });

@@ -2,12 +2,14 @@
  * `MCPClient`'s options and connection state.
  */
 
+import type { RunContext } from '../../core/tool.js';
 import type { MCPFormatResultContext } from '../adapter/present-result.js';
 import type { CallToolResult, LoggingLevel } from '../protocol/types.js';
 import type { MCPCallOptionsSource } from '../session/call-options.js';
 import type { MCPServerRequestHandlers } from '../session/engine/server-requests.js';
 import type { MCPProtocolVersionOption } from '../session/negotiation/protocol-versions.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from '../session/request-options.js';
+import type { MCPClientHooks } from './hooks/hook-types.js';
 import type { MCPReconnectOptions } from './reconnect.js';
 import type { MCPWireMessage } from './wire-tap.js';
 
@@ -122,13 +124,31 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
   maxConcurrentCalls?: number;
   /**
    * Called with every JSON-RPC message of the connection as it is sent and as it is received (requests,
-   * responses, notifications, both eras), for tracing. Default none: the transport is then used as is.
+   * responses, notifications, both eras), for tracing. The shorthand of the first `hooks.onWire` hook.
+   * Default none: the transport is then used as is.
    */
   onWireMessage?: (message: MCPWireMessage) => void;
+  /**
+   * Hooks, each a list of functions run in order (see {@link MCPClientHooks}): `beforeRequest` (may change
+   * a request's arguments, `_meta` and HTTP headers), `afterResult` (may change a `tools/call` result before
+   * it is returned and rendered), `beforeRetry` (may veto a reconnect), `onWire` (every JSON-RPC message).
+   * Default none: requests then take the plain path, with no hook machinery.
+   */
+  hooks?: MCPClientHooks;
 }
 
 /** Options for requests other than `tools/call`: the signal and timeout of every request. */
 export interface MCPRequestOptions extends Pick<RequestOptions, 'signal'> {
   /** Bound on the request in ms. Default: the client's `connectTimeoutMs` (default 60 000). */
   timeoutMs?: RequestOptions['timeoutMs'];
+  /**
+   * Whom the request is made for (a tenant): given to the `headers` function, a token supplier and the
+   * hooks as `MCPRequestContext.run`. Default: none.
+   */
+  context?: RunContext | undefined;
+  /**
+   * Extra HTTP headers for this request, over the client's `headers` (a `beforeRequest` hook sees and may
+   * change them). Over stdio there are none: ignored. Default: none.
+   */
+  headers?: Readonly<Record<string, string>> | undefined;
 }

@@ -11,6 +11,7 @@ import type { Session } from '../session/session.js';
 import { offers, requireCapability } from './capabilities.js';
 import { completeArgument, type MCPCompleteParams, type MCPCompletion } from './completion.js';
 import type { Connection } from './connection.js';
+import type { RequestHooks } from './hooks/request-hooks.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, type MCPClientOptions, type MCPRequestOptions } from './options.js';
 
 /** What {@link ServerFeatures} needs from its client. */
@@ -22,6 +23,8 @@ export interface ServerFeaturesHost {
   connection: () => Connection;
   /** The client's response cache for `session`'s requests, if it caches (response-cache.ts). */
   cacheFor: (session: Session) => RequestCache | undefined;
+  /** The client's requests through its hooks: each request below is sent through them. */
+  requests: RequestHooks;
 }
 
 /** One client's requests for resources, prompts, completion and logging; see the file header. */
@@ -48,14 +51,17 @@ export class ServerFeatures {
   list<T>(method: string, key: string, options: MCPRequestOptions | undefined): Promise<T[]> {
     const session = this.session(method);
     if (!offers(session, method)) return Promise.resolve([]);
-    return session.listAll<T>(method, key, this.requestOptions(options, session));
+    const send = () => session.listAll<T>(method, key, this.requestOptions(options, session));
+    return this.#host.requests.request(method, options, send);
   }
 
   /** `resources/read` of `uri`. @throws MCPCallError (`unsupported`: no `resources`) */
   read(uri: string, options: MCPRequestOptions | undefined): Promise<ReadResourceResult> {
     const schema = objectWithArraySchema<ReadResourceResult>('contents');
     const session = this.#declared('resources/read');
-    return session.request('resources/read', { uri }, schema, this.requestOptions(options, session));
+    const send = () =>
+      session.request('resources/read', { uri }, schema, this.requestOptions(options, session));
+    return this.#host.requests.request('resources/read', options, send);
   }
 
   /**
@@ -79,12 +85,22 @@ export class ServerFeatures {
   ): Promise<GetPromptResult> {
     const schema = objectWithArraySchema<GetPromptResult>('messages');
     const session = this.#declared('prompts/get');
-    return session.request('prompts/get', { name, arguments: args }, schema, this.requestOptions(options));
+    const params = { name, arguments: args };
+    const send = () => session.request('prompts/get', params, schema, this.requestOptions(options));
+    return this.#host.requests.request('prompts/get', options, send);
   }
 
   /** `completion/complete`. @throws MCPCallError (`unsupported`: no `completions`) */
   complete(params: MCPCompleteParams, options: MCPRequestOptions | undefined): Promise<MCPCompletion> {
-    return completeArgument(this.#declared('completion/complete'), params, this.requestOptions(options));
+    const session = this.#declared('completion/complete');
+    const send = () => completeArgument(session, params, this.requestOptions(options));
+    return this.#host.requests.request('completion/complete', options, send);
+  }
+
+  /** `ping` (`server/discover` in 2026-07-28). @throws MCPCallError */
+  ping(options: MCPRequestOptions | undefined): Promise<void> {
+    const send = () => this.session('ping').ping(this.requestOptions(options));
+    return this.#host.requests.request('ping', options, send);
   }
 
   /** The log level (`logging/setLevel`, or `_meta` in 2026-07-28). @throws MCPCallError (`unsupported`) */

@@ -4,6 +4,8 @@
  * way old servers do (MCP spec 2025-11-25, "Transports > Backwards Compatibility").
  */
 import path from 'node:path';
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { MCPTokenSupplier } from '../config/request-context.js';
 import {
   checkHeaders,
   type MCPHttpServer,
@@ -20,6 +22,7 @@ import { GrantProvider } from '../transports/http/grant-provider.js';
 import { isLegacyFallbackError, LegacySSETransport } from '../transports/http/legacy-sse.js';
 import { StreamableHTTPTransport } from '../transports/http/streamable-http.js';
 import { StdioTransport } from '../transports/stdio/stdio-transport.js';
+import { askedHeaders } from './hooks/asked-headers.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './options.js';
 
 /** One way to reach the server. */
@@ -44,6 +47,8 @@ export interface TransportCandidate {
 /** The ordered ways to reach one server, and its default name. */
 export interface TransportPlan {
   defaultName: string;
+  /** Whether the server is reached over HTTP (requests have headers) or stdio (they have none). */
+  transport: 'http' | 'stdio';
   candidates: TransportCandidate[];
   /** The OAuth state shared by every transport of the client, when it has an `authProvider`. */
   auth?: HttpAuth;
@@ -95,6 +100,7 @@ export function stdioTransportPlan(server: MCPStdioServer, name: string | undefi
   const serverName = name ?? nameFromCommand(server.command, server.args);
   return {
     defaultName: serverName,
+    transport: 'stdio',
     candidates: [
       {
         create: () => new StdioTransport({ ...server, serverName }),
@@ -134,14 +140,21 @@ export function httpTransportPlan(
   options: MCPHttpServer & { name?: string; connectTimeoutMs?: number },
 ): TransportPlan {
   const target = parseServerUrl(url);
-  checkHeaders(options.headers ?? {});
+  const given = options.headers;
+  const headers = typeof given === 'function' ? undefined : given;
+  checkHeaders(headers ?? {});
   const serverName = options.name ?? nameFromUrl(target);
-  const secrets = httpSecrets(target, options.headers);
+  const secrets = httpSecrets(target, headers);
   if (options.authProvider !== undefined && options.auth !== undefined)
     throw new MCPConfigError('set one of authProvider and auth, not both', { field: 'auth' });
+  // A bare token supplier is asked per request (hooks/asked-headers.ts); an OAuth provider drives HttpAuth.
+  const oauth = options.authProvider;
+  const supplier = oauth !== undefined && !isOAuthProvider(oauth) ? oauth : undefined;
   const provider =
     options.auth === undefined
-      ? options.authProvider
+      ? supplier === undefined
+        ? (oauth as OAuthClientProvider | undefined)
+        : undefined
       : new GrantProvider(options.auth, { server: serverName, secrets });
   const auth =
     provider &&
@@ -156,7 +169,13 @@ export function httpTransportPlan(
   const shared = {
     url: target,
     serverName,
-    ...(options.headers && { headers: options.headers }),
+    ...(headers && { headers }),
+    requestHeaders: askedHeaders({
+      server: serverName,
+      headers: typeof given === 'function' ? given : undefined,
+      supplier,
+      secrets,
+    }),
     ...(auth && { auth }),
     ...(options.fetch && { fetch: options.fetch }),
     ...(options.maxMessageBytes !== undefined && { maxMessageBytes: options.maxMessageBytes }),
@@ -181,6 +200,7 @@ export function httpTransportPlan(
   const redact = secrets.redact;
   const plan = (candidates: TransportCandidate[]): TransportPlan => ({
     defaultName: serverName,
+    transport: 'http',
     candidates,
     redact,
     ...(auth && { auth }),
@@ -196,4 +216,12 @@ export function httpTransportPlan(
   streamable.fallbackNote =
     'initialize over Streamable HTTP was refused; trying the 2024-11-05 HTTP+SSE transport';
   return plan([streamable, legacy]);
+}
+
+/**
+ * Whether `provider` runs the OAuth flow (the MCP SDK's `OAuthClientProvider`: it can send the user to
+ * authorize), not a bare {@link MCPTokenSupplier} that only hands out tokens.
+ */
+function isOAuthProvider(provider: OAuthClientProvider | MCPTokenSupplier): provider is OAuthClientProvider {
+  return typeof (provider as Partial<OAuthClientProvider>).redirectToAuthorization === 'function';
 }

@@ -5,6 +5,7 @@
 import type { DpopKeyPair, FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { MCPHttpAuth } from '../auth/auth-grant.js';
 import { MCPConfigError, MCPServerUrlError } from '../protocol/errors.js';
+import type { MCPHeadersFunction, MCPTokenSupplier } from './request-context.js';
 
 /**
  * A local server started as a child process, spoken to over its stdin and stdout (MCP spec 2025-11-25,
@@ -47,19 +48,23 @@ export interface MCPStdioServer {
  */
 export interface MCPHttpServer {
   /**
-   * Static headers on every request (e.g. `Authorization: Bearer …`). Values never appear in errors, their
-   * causes or events (redacted as `[redacted]`), and are not sent to another origin: a redirect to another
-   * scheme, host or port is followed with the protocol's own headers only (no caller header, no
-   * `Authorization`, no `Mcp-Session-Id`).
+   * Headers on every request (e.g. `Authorization: Bearer …`): fixed, or a function of the request's
+   * context ({@link MCPHeadersFunction}: the tenant of the run, the method, the tool) asked before every
+   * HTTP request, the connect's included, and once more after a `401`, over which the request is sent
+   * again once. Values never appear in errors, their causes or events (redacted as `[redacted]`), and are
+   * not sent to another origin: a redirect to another scheme, host or port is followed with the protocol's
+   * own headers only (no caller header, no `Authorization`, no `Mcp-Session-Id`).
    */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | MCPHeadersFunction;
   /**
-   * OAuth provider (the MCP SDK's `OAuthClientProvider` interface) for servers that require OAuth. When the
-   * user must authorize, `connect()` fails with an `MCPCallError` (kind `http`, status 401, `cause` the SDK's
-   * `UnauthorizedError`) after the provider's `redirectToAuthorization(url)`; call `client.finishAuth(code)`
-   * and `connect()` again.
+   * Where the access token comes from. An OAuth provider (the MCP SDK's `OAuthClientProvider` interface) for
+   * servers that require OAuth: when the user must authorize, `connect()` fails with an `MCPCallError` (kind
+   * `http`, status 401, `cause` the SDK's `UnauthorizedError`) after the provider's
+   * `redirectToAuthorization(url)`; call `client.finishAuth(code)` and `connect()` again. Or a bare
+   * {@link MCPTokenSupplier} (an object with `tokens(context)` only, a static token included), asked per
+   * request with its context and once more after a `401`.
    */
-  authProvider?: OAuthClientProvider;
+  authProvider?: OAuthClientProvider | MCPTokenSupplier;
   /**
    * DPoP-bound access tokens for `authProvider` (RFC 9449; MCP authorization extension SEP-1932): the token
    * request carries a DPoP proof, and a token issued as `token_type: DPoP` is sent as `Authorization: DPoP

@@ -5,15 +5,18 @@
  * search that found it); `deferLoading` says whether an agent offers it only through tool search.
  */
 import type { JsonSchema } from '../../core/json.js';
-import type { Tool, ToolContext } from '../../core/tool.js';
+import type { RunContext, Tool, ToolContext } from '../../core/tool.js';
 import type { MCPTool } from '../adapter/mcp-tool.js';
 import { MCPCallError } from '../protocol/errors.js';
 import type { MCPToolDefinition } from '../protocol/types.js';
 
 /** What a lazy tool needs from its server set. */
 export interface MCPLazyToolHost {
-  /** Connects the server if it is not connected (single flight). @throws MCPCallError */
-  connect(signal?: AbortSignal): Promise<void>;
+  /**
+   * Connects the server if it is not connected (single flight), for `run` (the connect's `context`).
+   * @throws MCPCallError
+   */
+  connect(signal?: AbortSignal, run?: RunContext): Promise<void>;
   /** The server's tool named `name` now, if it has one. */
   current(name: string): MCPTool | undefined;
 }
@@ -41,9 +44,9 @@ export class MCPLazyTool implements Tool {
     this.#host = host;
   }
 
-  /** Connects the server, if it is not connected. @throws MCPCallError */
-  prepare(signal?: AbortSignal): Promise<void> {
-    return this.#host.connect(signal);
+  /** Connects the server, if it is not connected, for `run` (the connect's `context`). @throws MCPCallError */
+  prepare(signal?: AbortSignal, run?: RunContext): Promise<void> {
+    return this.#host.connect(signal, run);
   }
 
   /**
@@ -52,7 +55,7 @@ export class MCPLazyTool implements Tool {
    *   answers an unknown tool) when the server no longer has the tool; MCPToolError as `MCPTool.execute`.
    */
   async execute(input: Record<string, unknown>, context: ToolContext = {}): Promise<unknown> {
-    await this.#host.connect(context.signal);
+    await this.#host.connect(context.signal, context.runContext);
     const tool = this.#host.current(this.name);
     if (!tool) {
       throw new MCPCallError('jsonrpc', `Unknown tool: ${this.name}`, {

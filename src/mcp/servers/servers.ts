@@ -5,7 +5,7 @@
  * tools, combined freely. Servers connect in parallel and fail alone: one server that cannot start is
  * reported with its `MCPCallError` while the others connect. Tool-name prefixes are in prefix.ts.
  */
-import type { Tool } from '../../core/tool.js';
+import type { RunContext, Tool } from '../../core/tool.js';
 import type { MCPTool } from '../adapter/mcp-tool.js';
 import type { MCPClient, MCPClientState, MCPConnectOptions } from '../client/client.js';
 import { createClient, type MCPCreateClientOptions } from '../client/create-client.js';
@@ -320,7 +320,7 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
         if (!tool) {
           const perTool = lazy.options.toolOptions?.[definition.name]?.deferLoading;
           const host = {
-            connect: (signal?: AbortSignal) => this.#connectLazy(member, signal),
+            connect: (signal?: AbortSignal, run?: RunContext) => this.#connectLazy(member, signal, run),
             current: (name: string) => client.getTools().find((candidate) => candidate.name === name),
           };
           tool = new MCPLazyTool(definition, client.name, host, perTool ?? lazy.options.deferLoading ?? true);
@@ -330,13 +330,16 @@ export class MCPServers extends TypedEmitter<MCPServersEvents> {
       });
   }
 
-  /** Connects a lazy member once, however many calls wait; a failed attempt lets the next call try again. */
-  #connectLazy(member: Member, signal?: AbortSignal): Promise<void> {
+  /**
+   * Connects a lazy member once, however many calls wait, for the first caller's `run`; a failed attempt
+   * lets the next call try again.
+   */
+  #connectLazy(member: Member, signal?: AbortSignal, run?: RunContext): Promise<void> {
     const { lazy, client } = member;
     if (!lazy || client.isConnected()) return Promise.resolve();
     lazy.connecting ??= (async () => {
       try {
-        await client.connect(signal ? { signal } : {});
+        await client.connect({ ...(signal && { signal }), ...(run && { context: run }) });
         member.error = undefined;
         await this.#saveToolList(member);
       } catch (error) {

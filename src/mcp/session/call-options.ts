@@ -2,6 +2,7 @@
  * Per-call options for `tools/call`: client defaults, as an object or a function of the tool name, with
  * per-call overrides layered on top.
  */
+import type { RunContext } from '../../core/tool.js';
 import type { MCPTask } from '../protocol/tasks.js';
 import type { CallToolResult } from '../protocol/types.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
@@ -59,6 +60,16 @@ export interface MCPToolCallOptions extends RequestOptions {
    * default's. Default: absent.
    */
   _meta?: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * Whom the call is made for (a tenant): given to the `headers` function, a token supplier and the client's
+   * hooks as `MCPRequestContext.run` (an agent run's `RunOptions.context` arrives here). Default: none.
+   */
+  context?: RunContext | undefined;
+  /**
+   * Extra HTTP headers for this call's request, over the client's `headers` (a per-call token, say); a
+   * `beforeRequest` hook sees and may change them. Over stdio there are none: ignored. Default: none.
+   */
+  headers?: Readonly<Record<string, string>> | undefined;
   /**
    * Per-call bound in ms; when `timeoutMs` is given too, `timeoutMs` wins.
    * @deprecated use timeoutMs

@@ -1,6 +1,7 @@
 /**
  * Which headers go on each Streamable HTTP request (MCP spec 2025-11-25, "Transports > Streamable HTTP"): the
- * caller's static headers without the connection's own, then the per-message ones the SDK may add, then the
+ * caller's static headers without the connection's own, then the ones asked for per request (request-headers.ts),
+ * then the per-message ones the SDK may add, then the
  * protocol's state: `Authorization` (and a DPoP-bound token's `DPoP` proof, RFC 9449), `Mcp-Session-Id`
  * ("Session Management") and `MCP-Protocol-Version` ("Protocol Version Header").
  */
@@ -61,13 +62,23 @@ export class RequestHeaders {
    * @param session - The `Mcp-Session-Id` to send, if any.
    * @param credentials - The OAuth credential headers (`authorization`, and `dpop` for a DPoP-bound token:
    *   auth.ts `headersFor`), if any.
+   * @param asked - The headers asked for this request (request-headers.ts): over the static ones, less the
+   *   connection's own; an `Authorization` here is the caller's (a tenant's token) and stays unless OAuth
+   *   credentials replace it.
    */
   for(
     extra: Readonly<Record<string, string>> | undefined,
     session: string | undefined,
     credentials: AuthHeaders | undefined,
+    asked?: Readonly<Record<string, string>>,
   ): Record<string, string> {
     const headers = { ...this.#static };
+    if (asked !== undefined) {
+      for (const [name, value] of Object.entries(asked)) {
+        const key = name.toLowerCase();
+        if (!CONNECTION_HEADERS.has(key)) headers[key] = value;
+      }
+    }
     if (extra !== undefined) {
       for (const [name, value] of Object.entries(extra)) {
         const key = name.toLowerCase();

@@ -22,6 +22,7 @@ import { type HttpAuth, httpAuthFor } from './auth.js';
 import { type HttpErrorContext, httpStatusError, httpTransportError, readBodyExcerpt } from './errors.js';
 import { type AuthRetries, FIRST_ATTEMPT, reauthorize } from './oauth-retry.js';
 import { fetchFollowingRedirects } from './redirects.js';
+import type { HttpRequestHeaders } from './request-headers.js';
 import { readSse } from './sse-reader.js';
 
 /** Options of {@link LegacySSETransport}. */
@@ -30,6 +31,8 @@ export interface LegacySSETransportOptions {
   url: string | URL;
   /** Static headers on the GET and every POST. Never copied into errors. */
   headers?: Record<string, string>;
+  /** Headers asked for per request (request-headers.ts), over the static ones. */
+  requestHeaders?: HttpRequestHeaders;
   /**
    * OAuth provider (the SDK's type): its token on every request (Bearer, or DPoP with a fresh proof); on 401,
    * `auth()` and one retry; on `403 insufficient_scope`, step-up (oauth-retry.ts).
@@ -261,7 +264,7 @@ export class LegacySSETransport implements AgentwireTransport {
     context: HttpErrorContext,
     retries: AuthRetries = FIRST_ATTEMPT,
   ): Promise<Response> {
-    const headers = await this.headers('GET', this.url);
+    const headers = await this.headers('GET', this.url, 'GET');
     headers.set('accept', 'text/event-stream');
     const init = { method: 'GET', headers, signal: this.lifetime.signal };
     const response = await this.fetch(this.url, init, context);
@@ -278,7 +281,7 @@ export class LegacySSETransport implements AgentwireTransport {
     retries: AuthRetries = FIRST_ATTEMPT,
   ): Promise<Response> {
     const endpoint = this.endpoint!;
-    const headers = await this.headers('POST', endpoint);
+    const headers = await this.headers('POST', endpoint, 'method' in message ? message.method : 'response');
     headers.set('content-type', 'application/json');
     const init = { method: 'POST', headers, body: JSON.stringify(message), signal: this.lifetime.signal };
     const response = await this.fetch(endpoint, init, context);
@@ -312,8 +315,10 @@ export class LegacySSETransport implements AgentwireTransport {
   }
 
   /** The static headers and the OAuth credentials (Bearer, or DPoP with a proof for `method` and `url`). */
-  private async headers(method: 'GET' | 'POST', url: URL): Promise<Headers> {
+  private async headers(method: 'GET' | 'POST', url: URL, rpcMethod: string): Promise<Headers> {
     const headers = new Headers(this.options.headers);
+    const asked = await this.options.requestHeaders?.({ method: rpcMethod, attempt: 1 });
+    for (const [name, value] of Object.entries(asked ?? {})) headers.set(name, value);
     const credentials = await this.auth?.headersFor(method, url);
     if (credentials !== undefined) headers.set('authorization', credentials.authorization);
     if (credentials?.dpop !== undefined) headers.set('dpop', credentials.dpop);

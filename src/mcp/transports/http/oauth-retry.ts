@@ -50,3 +50,20 @@ export async function reauthorize(
   }
   return undefined;
 }
+
+/**
+ * After a non-2xx `response`: the retries of the next attempt when OAuth re-authorized ({@link reauthorize}),
+ * or, without OAuth, when it is a first `401` and headers are asked per request (`asksHeaders`: they are
+ * asked again, request-headers.ts); `undefined` when the answer is final (its body left unread).
+ */
+export async function retryAfter(
+  auth: HttpAuth | undefined,
+  asksHeaders: boolean,
+  response: Response,
+  retries: AuthRetries,
+): Promise<AuthRetries | undefined> {
+  if (auth !== undefined) return reauthorize(auth, response, retries);
+  if (!asksHeaders || response.status !== 401 || retries.unauthorized) return undefined;
+  await response.body?.cancel().catch(() => {});
+  return { ...retries, unauthorized: true };
+}

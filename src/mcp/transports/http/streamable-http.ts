@@ -65,8 +65,9 @@ import {
   modernFailedAnswer,
   modernRequestHeaders,
 } from './modern-headers.js';
-import { type AuthRetries, FIRST_ATTEMPT, reauthorize } from './oauth-retry.js';
+import { type AuthRetries, FIRST_ATTEMPT, retryAfter } from './oauth-retry.js';
 import { isUnreachable } from './reachability.js';
+import { attemptOf, type HttpRequestHeaders, requestInfo } from './request-headers.js';
 import {
   abortedError,
   idleTimer,
@@ -89,6 +90,12 @@ export interface StreamableHTTPTransportOptions {
   url: string | URL;
   /** Static headers sent with every request (e.g. `Authorization`). Never copied into errors. */
   headers?: Record<string, string>;
+  /**
+   * Headers asked for per request (request-headers.ts): every POST, the GET stream and the DELETE; a `401`
+   * asks again once (`attempt` 2) and the request is sent again with them, when no OAuth state (`auth`)
+   * answers the 401 itself. Absent: nothing is asked, and nothing awaited.
+   */
+  requestHeaders?: HttpRequestHeaders;
   /**
    * The client's OAuth state (auth.ts), shared by every transport the client opens, so that `finishAuth`
    * after a failed connect, and reconnects, know the challenge's metadata URL and scopes. Its access token
@@ -300,7 +307,8 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     for (const controller of this.oneWay) controller.abort(reason);
     await this.getStream?.stop();
     await this.session.end(session, async (id, signal) => {
-      const headers = this.headers.for(undefined, id, await this.credentials('DELETE'));
+      const asked = await this.options.requestHeaders?.({ method: 'DELETE', attempt: 1 });
+      const headers = this.headers.for(undefined, id, await this.credentials('DELETE'), asked);
       return this.requester.send('DELETE', headers, undefined, signal);
     });
     this.info ??= { kind: 'not_connected', message: 'transport closed by the client', server: this.server };
@@ -363,7 +371,10 @@ export class StreamableHTTPTransport implements AgentwireTransport {
   ): Promise<Response | JsonAnswer> {
     const initialize = isInitialize(message);
     const session = initialize ? undefined : this.session.id;
-    const headers = this.headers.for(options?.headers, session, await this.credentials('POST'));
+    const ask = this.options.requestHeaders;
+    const pending = ask?.(requestInfo(message, retries));
+    const asked = pending instanceof Promise ? await pending : pending;
+    const headers = this.headers.for(options?.headers, session, await this.credentials('POST'), asked);
     const modern = modernRequestHeaders(message);
     if (modern !== undefined) applyModernHeaders(headers, modern);
     headers['content-type'] = 'application/json';
@@ -377,10 +388,15 @@ export class StreamableHTTPTransport implements AgentwireTransport {
       if (initialize) this.session.started(response.headers);
       return response;
     }
-    const next = this.auth === undefined ? undefined : await reauthorize(this.auth, response, retries);
+    const next = await this.reauthorize(response, retries);
     if (next !== undefined) return this.post(message, signal, context, options, onBytes, next);
     if (modern !== undefined) throw await modernFailedAnswer(response, context, message);
     throw await this.session.failedAnswer(response, context, session);
+  }
+
+  /** After a non-2xx answer: the retries of the next attempt, or `undefined` (oauth-retry.ts `retryAfter`). */
+  private reauthorize(response: Response, retries: AuthRetries): Promise<AuthRetries | undefined> {
+    return retryAfter(this.auth, this.options.requestHeaders !== undefined, response, retries);
   }
 
   /** The OAuth credential headers of one request (auth.ts `headersFor`: Bearer, or DPoP with its proof). */
@@ -398,13 +414,14 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     signal: AbortSignal,
     retries: AuthRetries = FIRST_ATTEMPT,
   ): Promise<Response> {
-    const headers = this.headers.for(undefined, this.session.id, await this.credentials('GET'));
+    const ask = this.options.requestHeaders;
+    const asked = await ask?.({ method: 'GET', attempt: attemptOf(retries) });
+    const headers = this.headers.for(undefined, this.session.id, await this.credentials('GET'), asked);
     headers.accept = 'text/event-stream';
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
     const response = await this.requester.send('GET', headers, undefined, signal);
     if (this.auth !== undefined) await this.auth.observe(response.headers, this.url);
-    const next =
-      response.ok || this.auth === undefined ? undefined : await reauthorize(this.auth, response, retries);
+    const next = response.ok ? undefined : await this.reauthorize(response, retries);
     return next === undefined ? response : this.openGet(lastEventId, signal, next);
   }
 

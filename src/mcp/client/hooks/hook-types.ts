@@ -1,0 +1,104 @@
+/**
+ * The public shapes of a client's hooks (`MCPClientOptions.hooks`) and of the request context they, the
+ * `headers` function and a token supplier receive. Each hook is a list of functions run in order, each
+ * seeing what the one before it left.
+ */
+import type { MCPRequestContext } from '../../config/request-context.js';
+import type { CallToolResult } from '../../protocol/types.js';
+import type { MCPWireMessage } from './wire-message.js';
+
+/** What a `beforeRequest` hook may change on any transport: a `tools/call`'s arguments and `_meta`. */
+interface MCPOutgoingRequestBase {
+  readonly context: MCPRequestContext;
+  /** `tools/call`: the tool's arguments as sent; may be replaced or changed. Other methods: `undefined`. */
+  arguments: Record<string, unknown> | undefined;
+  /**
+   * `tools/call`: the request's `params._meta` as the caller gave it (`MCPToolCallOptions._meta`), `{}`
+   * without; may be replaced or changed, with the rule of that option (agentwire's own keys stay its own).
+   * Other methods: `undefined`.
+   */
+  _meta: Record<string, unknown> | undefined;
+}
+
+/** A request to an HTTP server, as a `beforeRequest` hook sees it. */
+export interface MCPHttpOutgoingRequest extends MCPOutgoingRequestBase {
+  readonly transport: 'http';
+  /**
+   * Extra headers for this request's HTTP exchanges (the POST, and its re-send after a `401`), over the
+   * client's `headers`: the call's `headers` option, `{}` without. May be changed.
+   */
+  headers: Record<string, string>;
+}
+
+/** A request to a stdio server, as a `beforeRequest` hook sees it: stdio has no headers. */
+export interface MCPStdioOutgoingRequest extends MCPOutgoingRequestBase {
+  readonly transport: 'stdio';
+  readonly headers?: undefined;
+}
+
+/** A request about to be sent (see `MCPClientHooks.beforeRequest`); `transport` tells which it is. */
+export type MCPOutgoingRequest = MCPHttpOutgoingRequest | MCPStdioOutgoingRequest;
+
+/** Runs before a request is sent; changes `request` in place. A rejection fails the request with it. */
+export type MCPBeforeRequestHook = (request: MCPOutgoingRequest) => void | Promise<void>;
+
+/**
+ * Runs when a `tools/call` result arrives, before `callTool` returns it and so before a tool's `execute`
+ * renders it: returns the result to pass on (a new one, or `undefined` to keep the one given).
+ */
+export type MCPAfterResultHook = (
+  result: CallToolResult,
+  context: MCPRequestContext,
+) => CallToolResult | undefined | Promise<CallToolResult | undefined>;
+
+/** A reconnect (or a re-send) about to be made, as a `beforeRetry` hook sees it. */
+export interface MCPRetry {
+  /**
+   * `reconnect`: the connection was lost and reconnection (the `reconnect` option) is about to try again;
+   * `resend`: a request lost with its session is about to be sent again on a new one.
+   */
+  readonly reason: 'reconnect' | 'resend';
+  /** The client's name for the server. */
+  readonly server: string;
+  /** `connect` for a reconnect; the request's method for a re-send. */
+  readonly method: string;
+  /** The tool's name, for a re-sent `tools/call`. */
+  readonly toolName?: string | undefined;
+  /** 1-based number of this reconnect attempt (or re-send). */
+  readonly attempt: number;
+  /** What failed: the loss of the connection, or the last attempt's failure. */
+  readonly error: Error;
+}
+
+/** Runs before a reconnect attempt (or a re-send); resolving to `false` vetoes it. */
+export type MCPBeforeRetryHook = (retry: MCPRetry) => boolean | undefined | Promise<boolean | undefined>;
+
+/** Told of every JSON-RPC message of the connection (see `MCPWireMessage`). Must not throw. */
+export type MCPWireHook = (message: MCPWireMessage) => void;
+
+/**
+ * A client's hooks (`MCPClientOptions.hooks`): lists of functions, each list run in order. `onWireMessage`
+ * is the shorthand of the first `onWire` hook. The `headers` option as a function is no `beforeRequest`
+ * hook: it is asked per HTTP request, those of the connect, the GET stream and the session's DELETE
+ * included, and again after a `401` (see `MCPHttpServer.headers`), where a `beforeRequest` hook runs once
+ * per request the client's methods make.
+ */
+export interface MCPClientHooks {
+  /**
+   * Before each `tools/call` (`callTool`, a tool's `execute`) and each request of `listResources`,
+   * `listResourceTemplates`, `readResource`, `listPrompts`, `getPrompt`, `complete` and `ping` (the
+   * connect and discovery are covered by the `headers` function): may change `arguments` and `_meta`
+   * (`tools/call`) and, over HTTP, `headers`. Default none.
+   */
+  beforeRequest?: MCPBeforeRequestHook[];
+  /** After each `tools/call` result, before it is returned and rendered: may replace it. Default none. */
+  afterResult?: MCPAfterResultHook[];
+  /**
+   * Before each automatic reconnect attempt: the first hook resolving to `false` vetoes it, and the client
+   * ends `failed` (the reconnection gives up as after its last attempt: calls waiting for it reject with
+   * the loss, an `error` event is emitted). A hook that throws vetoes too. Default none.
+   */
+  beforeRetry?: MCPBeforeRetryHook[];
+  /** Every JSON-RPC message of the connection; `onWireMessage` is the first of these. Default none. */
+  onWire?: MCPWireHook[];
+}

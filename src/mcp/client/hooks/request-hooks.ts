@@ -1,0 +1,125 @@
+/**
+ * A client's requests through its hooks: the entry points of `MCPClient` hand each request here, which
+ * sends it as it is when there is nothing to carry (no hook, no context, no headers: no scope entered,
+ * nothing allocated), else runs `beforeRequest`, sends the request in its scope (request-scope.ts) and, for
+ * a `tools/call`, runs `afterResult` over its result.
+ */
+import type { RunContext } from '../../../core/tool.js';
+import type { CallToolResult } from '../../protocol/types.js';
+import {
+  afterResult,
+  beforeRequest,
+  type ResolvedHooks,
+  requestContext,
+  resolveHooks,
+} from './client-hooks.js';
+import type { MCPClientHooks } from './hook-types.js';
+import { inScope } from './request-scope.js';
+import type { MCPWireMessage } from './wire-message.js';
+
+/** What a request carries into its hooks and scope, from its options. */
+export interface Carried {
+  context?: RunContext | undefined;
+  headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/** Sends one `tools/call` (the client's call path). */
+export type SendCall<O> = (
+  name: string,
+  input: Record<string, unknown>,
+  options: O,
+) => Promise<CallToolResult>;
+
+/** The requests of one client through its hooks. */
+export class RequestHooks {
+  readonly #server: string;
+  readonly #transport: 'http' | 'stdio';
+  /** The `hooks` option with its shorthands (client-hooks.ts); `undefined` without any hook. */
+  readonly resolved: ResolvedHooks | undefined;
+  /** The context of the last `connect()` that gave one: what each reconnect is made for. */
+  #connectRun: RunContext | undefined;
+
+  constructor(
+    server: string,
+    transport: 'http' | 'stdio',
+    options: {
+      hooks?: MCPClientHooks | undefined;
+      onWireMessage?: ((message: MCPWireMessage) => void) | undefined;
+    },
+  ) {
+    this.#server = server;
+    this.#transport = transport;
+    this.resolved = resolveHooks(options);
+  }
+
+  /**
+   * A `tools/call` of `name`: sent by `send` as it is when it has nothing to carry (no new function, no
+   * await added), else through the hooks ({@link RequestHooks.call}).
+   */
+  callTool<O extends Carried & { _meta?: Readonly<Record<string, unknown>> | undefined }>(
+    name: string,
+    input: Record<string, unknown>,
+    options: O,
+    send: SendCall<O>,
+  ): Promise<CallToolResult> {
+    if (this.plain(options)) return send(name, input, options);
+    return this.call(name, input, options, (sent, given) => send(name, sent, given));
+  }
+
+  /** A `connect()` for `run` (kept for reconnects), in its scope. */
+  connect<T>(run: RunContext | undefined, work: () => Promise<T>): Promise<T> {
+    this.#connectRun = run ?? this.#connectRun;
+    return this.inRun(run, work);
+  }
+
+  /** `work` (a reconnect) in the scope of the last `connect()` that gave a context. */
+  inConnectScope<T>(work: () => Promise<T>): Promise<T> {
+    return inScope({ run: this.#connectRun }, work);
+  }
+
+  /** Whether a request with these options has nothing to carry: it is sent as it is. */
+  plain(options: Carried | undefined): boolean {
+    return this.resolved === undefined && options?.context === undefined && options?.headers === undefined;
+  }
+
+  /**
+   * A `tools/call` of `name` through `beforeRequest` (arguments, `_meta`, headers), sent by `send` in its
+   * scope, then `afterResult`.
+   * @throws what a hook or `send` throws.
+   */
+  async call<O extends Carried & { _meta?: Readonly<Record<string, unknown>> | undefined }>(
+    name: string,
+    input: Record<string, unknown>,
+    options: O,
+    send: (input: Record<string, unknown>, options: O) => Promise<CallToolResult>,
+  ): Promise<CallToolResult> {
+    const context = requestContext(this.#server, 'tools/call', options.context, name);
+    const { request, scope } = await beforeRequest(this.resolved, {
+      transport: this.#transport,
+      context,
+      arguments: input,
+      _meta: options._meta,
+      headers: options.headers,
+    });
+    const sent = { ...options, _meta: request._meta };
+    const result = await inScope(scope, () => send(request.arguments ?? {}, sent));
+    return afterResult(this.resolved, result, context);
+  }
+
+  /** `work`, a request of `method`, after `beforeRequest` (headers only) and in its scope; else `work()`. */
+  request<T>(method: string, options: Carried | undefined, work: () => Promise<T>): Promise<T> {
+    return this.plain(options) ? work() : this.#scoped(method, options, work);
+  }
+
+  /** `work` in the scope of `run` (a connect, a refresh); `work()` itself without one. */
+  inRun<T>(run: RunContext | undefined, work: () => Promise<T>): Promise<T> {
+    return run === undefined ? work() : inScope({ run }, work);
+  }
+
+  async #scoped<T>(method: string, options: Carried | undefined, work: () => Promise<T>): Promise<T> {
+    const context = requestContext(this.#server, method, options?.context);
+    const start = { transport: this.#transport, context, headers: options?.headers };
+    const { scope } = await beforeRequest(this.resolved, start);
+    return inScope(scope, work);
+  }
+}
