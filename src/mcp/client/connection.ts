@@ -330,6 +330,18 @@ export class Connection {
           },
           tap: tap && wireTap(host.name, tap),
           renewSession: (expired, error) => this.renewed(expired, error),
+          // The re-send of a lost request (engine/replay.ts) asks the same `beforeRetry` hooks as a reconnect.
+          beforeResend: host.hooks?.beforeRetry.length
+            ? (info) =>
+                allowRetry(host.hooks, {
+                  reason: 'resend',
+                  server: host.name,
+                  method: info.method,
+                  toolName: info.toolName,
+                  attempt: info.attempt,
+                  error: info.error,
+                })
+            : undefined,
         });
         return session;
       } catch (error) {

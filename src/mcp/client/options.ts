@@ -131,7 +131,7 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
   /**
    * Hooks, each a list of functions run in order (see {@link MCPClientHooks}): `beforeRequest` (may change
    * a request's arguments, `_meta` and HTTP headers), `afterResult` (may change a `tools/call` result before
-   * it is returned and rendered), `beforeRetry` (may veto a reconnect), `onWire` (every JSON-RPC message).
+   * it is returned and rendered), `beforeRetry` (may veto a reconnect or a re-send), `onWire` (every JSON-RPC message).
    * Default none: requests then take the plain path, with no hook machinery.
    */
   hooks?: MCPClientHooks;

@@ -7,6 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MCPClient } from '../../../src/mcp/client/client.js';
+import type { MCPClientHooks, MCPRetry } from '../../../src/mcp/client/hooks/hook-types.js';
 import { MCPCallError } from '../../../src/mcp/protocol/errors.js';
 import { type ForgetfulHttpServer, startForgetfulHttp } from '../../fixtures/forgetful-http-server.js';
 
@@ -24,11 +25,12 @@ afterEach(async () => {
 });
 
 /** A connected client with reconnection on (or off), and the requests the server receives from now on. */
-async function connect(reconnect: boolean) {
+async function connect(reconnect: boolean, hooks?: MCPClientHooks) {
   const client = MCPClient.fromUrl(server.url, {
     name: 'forgetful',
     transport: 'streamable-http',
     reconnect: { enabled: reconnect, initialDelayMs: 10, maxDelayMs: 20, maxRetries: 3 },
+    ...(hooks && { hooks }),
   });
   open.push(client);
   await client.connect();
@@ -75,6 +77,27 @@ describe('a server that forgot the session (HTTP 404, 2025-11-25)', () => {
     await expect.poll(() => client.getState()).toBe('connected');
     expect(received().filter((m) => m.startsWith('tools/call'))).toEqual(['tools/call bump']);
     expect(received()).toEqual(['tools/call bump', 'initialize', 'tools/list']);
+  });
+
+  it('asks the beforeRetry hooks before a re-send: a veto fails the readOnlyHint call as may_have_run, sent once', async () => {
+    const asked: Omit<MCPRetry, 'error'>[] = [];
+    const { client, received } = await connect(true, {
+      beforeRetry: [
+        ({ error, ...retry }) => {
+          asked.push(retry);
+          return retry.reason !== 'resend';
+        },
+      ],
+    });
+    server.forget();
+    const error = (await client.callTool('count', {}).catch((e: unknown) => e)) as MCPCallError;
+    expect([error.kind, error.method, error.toolName]).toEqual(['may_have_run', 'tools/call', 'count']);
+    await expect.poll(() => client.getState()).toBe('connected');
+    expect(asked).toEqual([
+      { reason: 'reconnect', server: 'forgetful', method: 'connect', attempt: 1 },
+      { reason: 'resend', server: 'forgetful', method: 'tools/call', toolName: 'count', attempt: 1 },
+    ]);
+    expect(received()).toEqual(['tools/call count', 'initialize', 'tools/list']);
   });
 
   it('without reconnection, a read fails with kind session_expired and the client is no longer connected', async () => {

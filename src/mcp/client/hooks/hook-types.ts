@@ -96,7 +96,9 @@ export interface MCPClientHooks {
   /**
    * Before each automatic reconnect attempt: the first hook resolving to `false` vetoes it, and the client
    * ends `failed` (the reconnection gives up as after its last attempt: calls waiting for it reject with
-   * the loss, an `error` event is emitted). A hook that throws vetoes too. Default none.
+   * the loss, an `error` event is emitted). Also before a request lost with its session or stream is sent
+   * again (`reason: 'resend'`): a veto fails a `tools/call` with kind `may_have_run`, any other request
+   * with the error that lost it. A hook that throws vetoes too. Default none.
    */
   beforeRetry?: MCPBeforeRetryHook[];
   /** Every JSON-RPC message of the connection; `onWireMessage` is the first of these. Default none. */
