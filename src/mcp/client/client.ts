@@ -25,8 +25,10 @@ import type {
   Root,
 } from '../protocol/types.js';
 import {
+  DEFAULT_CALL_TIMEOUT_MS,
   type MCPCallOptionsSource,
   type MCPToolCallOptions,
+  type ResolvedCallOptions,
   resolveCallOptions,
 } from '../session/call-options.js';
 import type { MCPTaskPassThrough } from '../session/tasks/tasks-passthrough.js';
@@ -48,6 +50,9 @@ import { callThroughConnection } from './tool-call.js';
 import { redactToolErrorText } from './tool-error-text.js';
 import type { ToolRefresh } from './tool-refresh.js';
 import { httpTransportPlan, stdioTransportPlan, type TransportPlan } from './transport-plan.js';
+
+/** How many tools' resolved plain call options a client keeps (see `#plainCallOptions`). */
+const PLAIN_OPTIONS_KEPT = 1024;
 
 /** A tool's arguments. */
 type ToolInput = Record<string, unknown>;
@@ -98,6 +103,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   readonly #connection: Connection;
   readonly #calls: CallLimiter;
   #callDefaults: MCPCallOptionsSource | undefined;
+  /** Resolved options of calls given none while there are no defaults, by tool (see `#plainCallOptions`). */
+  readonly #plainOptions = new Map<string, ResolvedCallOptions>();
   /** Tool discovery after `connect()`: refreshes, `list_changed` (tool-refresh.ts). */
   readonly #toolRefresh: ToolRefresh;
   #roots: Root[] | undefined;
@@ -247,8 +254,32 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     input: Record<string, unknown>,
     options: MCPToolCallOptions | undefined,
   ): Promise<CallToolResult> {
-    const resolved = withTaskEvents(resolveCallOptions(this.#callDefaults, name, options), this, name);
+    const resolved =
+      options === undefined && this.#callDefaults === undefined
+        ? this.#plainCallOptions(name)
+        : this.#resolveCallOptions(name, options);
     return callThroughConnection(this.#connection, this.#calls, name, input, resolved);
+  }
+
+  /** The call options of `name` with the client's defaults and `options` over them, the timeout made explicit. */
+  #resolveCallOptions(name: string, options: MCPToolCallOptions | undefined): ResolvedCallOptions {
+    const resolved = withTaskEvents(resolveCallOptions(this.#callDefaults, name, options), this, name);
+    resolved.timeoutMs ??= DEFAULT_CALL_TIMEOUT_MS;
+    return resolved;
+  }
+
+  /**
+   * The options of a call of `name` given none, without client defaults: the same for every such call, so
+   * resolved once per tool (the hot path allocates nothing for them).
+   */
+  #plainCallOptions(name: string): ResolvedCallOptions {
+    let resolved = this.#plainOptions.get(name);
+    if (resolved === undefined) {
+      resolved = this.#resolveCallOptions(name, undefined);
+      // Names come from the caller: a bound keeps a caller of ever new names from growing the map.
+      if (this.#plainOptions.size < PLAIN_OPTIONS_KEPT) this.#plainOptions.set(name, resolved);
+    }
+    return resolved;
   }
 
   /**

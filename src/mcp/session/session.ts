@@ -7,6 +7,7 @@
  * SDK. `MCPClient` owns a session at a time and makes a new one to reconnect; a session is never reopened.
  */
 import { Client, type StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { tracerProviderRegistered } from '../../core/telemetry.js';
 import type { MCPCallError } from '../protocol/errors.js';
 import { type Redactor, redactError } from '../protocol/redact-error.js';
 import type {
@@ -52,7 +53,7 @@ import type { SessionOpenOptions } from './session-options.js';
 import { withTasksDeclared } from './tasks/tasks-modern.js';
 import { SessionTasks, type TaskCallOptions } from './tasks/tasks-session.js';
 import { ToolHeaders } from './tool-headers.js';
-import { DIRECT_ID_PREFIX, DirectRequests, notConnected } from './wire/calls.js';
+import { checkResult, DIRECT_ID_PREFIX, DirectRequests, notConnected } from './wire/calls.js';
 import type { Wire } from './wire/wire.js';
 
 export type {
@@ -61,6 +62,9 @@ export type {
   SessionOpenOptions,
   TransportFactory,
 } from './session-options.js';
+
+/** A `tools/call` result checked (the direct path's decoder, made once rather than per call). */
+const checkCallToolResult = (result: unknown) => checkResult('tools/call', callToolResultSchema, result);
 
 /** One connection (transport + SDK protocol layer); see the file header. Internal to `MCPClient`. */
 export class Session {
@@ -329,7 +333,9 @@ export class Session {
     options: TaskCallOptions & Pick<MCPToolCallOptions, '_meta'>,
   ): Promise<CallToolResult> {
     const params = withCallerMeta({ name, arguments: args }, options._meta);
-    const result = await withMcpSpan('tools/call', params, this, () => this.#callTool(params, options));
+    const result = await (tracerProviderRegistered()
+      ? withMcpSpan('tools/call', params, this, () => this.#callTool(params, options))
+      : this.#callTool(params, options));
     if (result.content === undefined) result.content = [];
     return result;
   }
@@ -339,28 +345,40 @@ export class Session {
    * -32042 "URL elicitation required" is sent again after the URL handler (elicitations.ts); one lost in
    * flight (2026-07-28 over HTTP) only for a read-only or idempotent tool (reissue.ts).
    */
-  async #callTool(
+  #callTool(
+    params: { name: string; arguments: Record<string, unknown> },
+    options: TaskCallOptions,
+  ): Promise<CallToolResult> {
+    let sent: Promise<CallToolResult>;
+    try {
+      sent = this.#sendCall(params, options);
+    } catch (error) {
+      sent = Promise.reject(error);
+    }
+    // The recovery (and its closures) is made only when the call failed.
+    return sent.catch((error: unknown) => this.#recover(error, params, options));
+  }
+
+  /** A failed `tools/call`: recovered where the failure allows it (see {@link Session.#callTool}), else mapped. */
+  #recover(
+    error: unknown,
     params: { name: string; arguments: Record<string, unknown> },
     options: TaskCallOptions,
   ): Promise<CallToolResult> {
     const send = () => this.#sendCall(params, options);
-    try {
-      return await send();
-    } catch (error) {
-      const context = {
-        method: 'tools/call',
-        toolName: params.name,
-        signal: options.signal,
-        timeoutMs: options.timeoutMs,
-      };
-      const mapped = (failure: unknown) => Promise.reject(this.#fail(failure, context));
-      const first = () => this.#elicitations.recover(error, options.signal, send).catch(mapped);
-      if (this.era !== 'modern') return first();
-      let attempts = 0;
-      return this.#reissuable.call(params.name, options.signal, () =>
-        attempts++ === 0 ? first() : this.#elicitations.retrying(send, options.signal).catch(mapped),
-      );
-    }
+    const context = {
+      method: 'tools/call',
+      toolName: params.name,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    };
+    const mapped = (failure: unknown) => Promise.reject(this.#fail(failure, context));
+    const first = () => this.#elicitations.recover(error, options.signal, send).catch(mapped);
+    if (this.era !== 'modern') return first();
+    let attempts = 0;
+    return this.#reissuable.call(params.name, options.signal, () =>
+      attempts++ === 0 ? first() : this.#elicitations.retrying(send, options.signal).catch(mapped),
+    );
   }
 
   /** The one `tools/call` of {@link Session.callTool}, by the path this connection takes. */
@@ -373,7 +391,7 @@ export class Session {
     if (this.era === 'modern') return this.#callDirectModern(params, options);
     if (this.#tasks.legacyTask(params.name, options))
       return this.#tasks.callLegacy(outboundParams(params), options);
-    return direct.request('tools/call', outboundParams(params), callToolResultSchema, options);
+    return direct.send('tools/call', outboundParams(params), options, checkCallToolResult);
   }
 
   /** `tools/call` through the SDK's request funnel (2026-era connections; sdk-call.ts). */
