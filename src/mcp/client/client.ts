@@ -24,15 +24,10 @@ import type {
   ResourceTemplate,
   Root,
 } from '../protocol/types.js';
-import {
-  DEFAULT_CALL_TIMEOUT_MS,
-  type MCPCallOptionsSource,
-  type MCPToolCallOptions,
-  type ResolvedCallOptions,
-  resolveCallOptions,
-} from '../session/call-options.js';
+import type { MCPCallOptionsSource, MCPToolCallOptions } from '../session/call-options.js';
 import type { MCPTaskPassThrough } from '../session/tasks/tasks-passthrough.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
+import { CallDefaults } from './call-defaults.js';
 import type { CallLimiter } from './call-limiter.js';
 import { clientParts } from './client-parts.js';
 import type { MCPCompleteParams, MCPCompletion } from './completion.js';
@@ -45,14 +40,11 @@ import type { ServerFeatures } from './server-features.js';
 import type { MCPSkill } from './skill-entries.js';
 import type { MCPSkillFile } from './skill-verify.js';
 import { listSkills, loadSkill, type MCPLoadedSkill, readSkillFile } from './skills.js';
-import { type MCPTask, type MCPTaskCall, startTaskCall, withTaskEvents } from './task-calls.js';
+import { type MCPTask, type MCPTaskCall, startTaskCall } from './task-calls.js';
 import { callThroughConnection } from './tool-call.js';
 import { redactToolErrorText } from './tool-error-text.js';
 import type { ToolRefresh } from './tool-refresh.js';
 import { httpTransportPlan, stdioTransportPlan, type TransportPlan } from './transport-plan.js';
-
-/** How many tools' resolved plain call options a client keeps (see `#plainCallOptions`). */
-const PLAIN_OPTIONS_KEPT = 1024;
 
 /** A tool's arguments. */
 type ToolInput = Record<string, unknown>;
@@ -102,9 +94,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   readonly #tools: ToolSet;
   readonly #connection: Connection;
   readonly #calls: CallLimiter;
-  #callDefaults: MCPCallOptionsSource | undefined;
-  /** Resolved options of calls given none while there are no defaults, by tool (see `#plainCallOptions`). */
-  readonly #plainOptions = new Map<string, ResolvedCallOptions>();
+  readonly #callDefaults: CallDefaults;
   /** Tool discovery after `connect()`: refreshes, `list_changed` (tool-refresh.ts). */
   readonly #toolRefresh: ToolRefresh;
   #roots: Root[] | undefined;
@@ -118,7 +108,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     this.name = options.name ?? plan.defaultName;
     this.#plan = plan;
     this.#options = options;
-    this.#callDefaults = options.callOptions;
+    this.#callDefaults = new CallDefaults(options.callOptions, this);
     this.#roots = options.roots;
     const rounds = options.maxInputRounds;
     // A bound that is not a count (NaN, 1.5, -1) would never stop the rounds, or stop them at once.
@@ -205,7 +195,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** Replaces the default call options given as `callOptions` (`undefined`: none). */
   setCallOptions(options: MCPCallOptionsSource | undefined): void {
-    this.#callDefaults = options;
+    this.#callDefaults.source = options;
   }
 
   /**
@@ -254,32 +244,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     input: Record<string, unknown>,
     options: MCPToolCallOptions | undefined,
   ): Promise<CallToolResult> {
-    const resolved =
-      options === undefined && this.#callDefaults === undefined
-        ? this.#plainCallOptions(name)
-        : this.#resolveCallOptions(name, options);
+    const resolved = this.#callDefaults.resolve(name, options);
     return callThroughConnection(this.#connection, this.#calls, name, input, resolved);
-  }
-
-  /** The call options of `name` with the client's defaults and `options` over them, the timeout made explicit. */
-  #resolveCallOptions(name: string, options: MCPToolCallOptions | undefined): ResolvedCallOptions {
-    const resolved = withTaskEvents(resolveCallOptions(this.#callDefaults, name, options), this, name);
-    resolved.timeoutMs ??= DEFAULT_CALL_TIMEOUT_MS;
-    return resolved;
-  }
-
-  /**
-   * The options of a call of `name` given none, without client defaults: the same for every such call, so
-   * resolved once per tool (the hot path allocates nothing for them).
-   */
-  #plainCallOptions(name: string): ResolvedCallOptions {
-    let resolved = this.#plainOptions.get(name);
-    if (resolved === undefined) {
-      resolved = this.#resolveCallOptions(name, undefined);
-      // Names come from the caller: a bound keeps a caller of ever new names from growing the map.
-      if (this.#plainOptions.size < PLAIN_OPTIONS_KEPT) this.#plainOptions.set(name, resolved);
-    }
-    return resolved;
   }
 
   /**

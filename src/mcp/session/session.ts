@@ -7,7 +7,6 @@
  * SDK. `MCPClient` owns a session at a time and makes a new one to reconnect; a session is never reopened.
  */
 import { Client, type StandardSchemaV1 } from '@modelcontextprotocol/client';
-import { tracerProviderRegistered } from '../../core/telemetry.js';
 import type { MCPCallError } from '../protocol/errors.js';
 import { type Redactor, redactError } from '../protocol/redact-error.js';
 import type {
@@ -32,6 +31,7 @@ import { outboundParams, sdkOptions } from './engine/request-extras.js';
 import {
   anyObjectSchema,
   callToolResultSchema,
+  checkCallToolResult,
   type InvalidToolDefinition,
   type ListPage,
   listPageSchema,
@@ -53,7 +53,7 @@ import type { SessionOpenOptions } from './session-options.js';
 import { withTasksDeclared } from './tasks/tasks-modern.js';
 import { SessionTasks, type TaskCallOptions } from './tasks/tasks-session.js';
 import { ToolHeaders } from './tool-headers.js';
-import { checkResult, DIRECT_ID_PREFIX, DirectRequests, notConnected } from './wire/calls.js';
+import { DIRECT_ID_PREFIX, DirectRequests, notConnected } from './wire/calls.js';
 import type { Wire } from './wire/wire.js';
 
 export type {
@@ -62,9 +62,6 @@ export type {
   SessionOpenOptions,
   TransportFactory,
 } from './session-options.js';
-
-/** A `tools/call` result checked (the direct path's decoder, made once rather than per call). */
-const checkCallToolResult = (result: unknown) => checkResult('tools/call', callToolResultSchema, result);
 
 /** One connection (transport + SDK protocol layer); see the file header. Internal to `MCPClient`. */
 export class Session {
@@ -333,9 +330,7 @@ export class Session {
     options: TaskCallOptions & Pick<MCPToolCallOptions, '_meta'>,
   ): Promise<CallToolResult> {
     const params = withCallerMeta({ name, arguments: args }, options._meta);
-    const result = await (tracerProviderRegistered()
-      ? withMcpSpan('tools/call', params, this, () => this.#callTool(params, options))
-      : this.#callTool(params, options));
+    const result = await withMcpSpan('tools/call', params, this, () => this.#callTool(params, options));
     if (result.content === undefined) result.content = [];
     return result;
   }
