@@ -32,6 +32,11 @@ export class CallLimiter {
     this.#server = server;
   }
 
+  /** Whether calls are bounded at all: without a bound a caller may skip the limiter (no promise, no closure). */
+  get bounded(): boolean {
+    return this.#max !== Number.POSITIVE_INFINITY;
+  }
+
   /** Calls waiting for a slot. */
   get queued(): number {
     return this.#queue.length;

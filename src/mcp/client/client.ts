@@ -24,14 +24,10 @@ import type {
   ResourceTemplate,
   Root,
 } from '../protocol/types.js';
-import {
-  type MCPCallOptionsSource,
-  type MCPToolCallOptions,
-  type ResolvedCallOptions,
-  resolveCallOptions,
-} from '../session/call-options.js';
+import type { MCPCallOptionsSource, MCPToolCallOptions, ResolvedCallOptions } from '../session/call-options.js';
 import type { MCPTaskPassThrough } from '../session/tasks/tasks-passthrough.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
+import { CallDefaults } from './call-defaults.js';
 import type { CallLimiter } from './call-limiter.js';
 import { clientParts } from './client-parts.js';
 import type { MCPCompleteParams, MCPCompletion } from './completion.js';
@@ -45,7 +41,7 @@ import type { ServerFeatures } from './server-features.js';
 import type { MCPSkill } from './skill-entries.js';
 import type { MCPSkillFile } from './skill-verify.js';
 import { listSkills, loadSkill, type MCPLoadedSkill, readSkillFile } from './skills.js';
-import { type MCPTask, type MCPTaskCall, startTaskCall, withTaskEvents } from './task-calls.js';
+import { type MCPTask, type MCPTaskCall, startTaskCall } from './task-calls.js';
 import { callThroughConnection } from './tool-call.js';
 import { redactToolErrorText } from './tool-error-text.js';
 import type { ToolRefresh } from './tool-refresh.js';
@@ -99,7 +95,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   readonly #tools: ToolSet;
   readonly #connection: Connection;
   readonly #calls: CallLimiter;
-  #callDefaults: MCPCallOptionsSource | undefined;
+  readonly #callDefaults: CallDefaults;
   /** Tool discovery after `connect()`: refreshes, `list_changed` (tool-refresh.ts). */
   readonly #toolRefresh: ToolRefresh;
   #roots: Root[] | undefined;
@@ -115,7 +111,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     this.name = options.name ?? plan.defaultName;
     this.#plan = plan;
     this.#options = options;
-    this.#callDefaults = options.callOptions;
+    this.#callDefaults = new CallDefaults(options.callOptions, this);
     this.#roots = options.roots;
     const rounds = options.maxInputRounds;
     // A bound that is not a count (NaN, 1.5, -1) would never stop the rounds, or stop them at once.
@@ -203,7 +199,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** Replaces the default call options given as `callOptions` (`undefined`: none). */
   setCallOptions(options: MCPCallOptionsSource | undefined): void {
-    this.#callDefaults = options;
+    this.#callDefaults.source = options;
   }
 
   /**
@@ -245,7 +241,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    *   `idempotentHint`, which is not sent again (docs/client.md, "Lost connections and reconnection").
    */
   async callTool(name: string, input: ToolInput = {}, options?: MCPToolCallOptions): Promise<CallToolResult> {
-    const resolved = resolveCallOptions(this.#callDefaults, name, options);
+    const resolved = this.#callDefaults.resolve(name, options);
     const result = await this.#hooks.callTool(name, input, resolved, this.#send);
     // A failed tool's text loses this client's credentials (tool-error-text.ts).
     return redactToolErrorText(result, this.#plan.redact);
@@ -253,7 +249,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** One call on the connection (tool-call.ts); made once, so the plain call path allocates no function. */
   readonly #send = (name: string, input: ToolInput, resolved: ResolvedCallOptions) =>
-    callThroughConnection(this.#connection, this.#calls, name, input, withTaskEvents(resolved, this, name));
+    callThroughConnection(this.#connection, this.#calls, name, input, resolved);
 
   /**
    * Calls a tool as a task (`task: true`, see `MCPToolCallOptions.task`) and returns a handle at once: the

@@ -32,6 +32,10 @@ export async function callThroughConnection(
   const ready = connection.connected;
   const session = ready ?? (await connection.sessionForCall(name, resolved, deadline));
   try {
+    // Without `maxConcurrentCalls` and with the timeout as configured, the limiter would only copy the
+    // options: the session gets them as they are.
+    if (ready !== undefined && !calls.bounded && resolved.timeoutMs === timeout && timeout >= 1)
+      return await session.callTool(name, input, resolved);
     return await request(session, ready ? timeout : deadline - Date.now());
   } catch (error) {
     if (error instanceof MCPCallError && connection.meansConnectionLost(error))

@@ -31,6 +31,7 @@ import { outboundParams, sdkOptions } from './engine/request-extras.js';
 import {
   anyObjectSchema,
   callToolResultSchema,
+  checkCallToolResult,
   type InvalidToolDefinition,
   type ListPage,
   listPageSchema,
@@ -358,23 +359,35 @@ export class Session {
    * its response (a forgotten 2025 session, a broken 2026 stream) only for a read-only or idempotent tool
    * (replay.ts).
    */
-  async #callTool(
+  #callTool(
     params: { name: string; arguments: Record<string, unknown> },
     options: TaskCallOptions,
   ): Promise<CallToolResult> {
+    let sent: Promise<CallToolResult>;
     try {
-      return await this.#sendCall(params, options);
+      sent = this.#sendCall(params, options);
     } catch (error) {
-      const signal = options.signal;
-      const context = { method: 'tools/call', toolName: params.name, signal, timeoutMs: options.timeoutMs };
-      const send = (on: Session) => () => on.#sendCall(params, options);
-      return this.#elicitations
-        .recover(error, signal, send(this))
-        .catch((failure: unknown) =>
-          this.#replays.after(failure, context, this, (on) => on.#elicitations.retrying(send(on), signal)),
-        )
-        .catch((failure: unknown) => Promise.reject(this.#fail(failure, context)));
+      sent = Promise.reject(error);
     }
+    // The recovery (and its closures) is made only when the call failed.
+    return sent.catch((error: unknown) => this.#recover(error, params, options));
+  }
+
+  /** A failed `tools/call`: recovered where the failure allows it (see {@link Session.#callTool}), else mapped. */
+  #recover(
+    error: unknown,
+    params: { name: string; arguments: Record<string, unknown> },
+    options: TaskCallOptions,
+  ): Promise<CallToolResult> {
+    const signal = options.signal;
+    const context = { method: 'tools/call', toolName: params.name, signal, timeoutMs: options.timeoutMs };
+    const send = (on: Session) => () => on.#sendCall(params, options);
+    return this.#elicitations
+      .recover(error, signal, send(this))
+      .catch((failure: unknown) =>
+        this.#replays.after(failure, context, this, (on) => on.#elicitations.retrying(send(on), signal)),
+      )
+      .catch((failure: unknown) => Promise.reject(this.#fail(failure, context)));
   }
 
   /** The one `tools/call` of {@link Session.callTool}, by the path this connection takes. */
@@ -387,7 +400,7 @@ export class Session {
     if (this.era === 'modern') return this.#callDirectModern(params, options);
     if (this.#tasks.legacyTask(params.name, options))
       return this.#tasks.callLegacy(outboundParams(params), options);
-    return direct.request('tools/call', outboundParams(params), callToolResultSchema, options);
+    return direct.send('tools/call', outboundParams(params), options, checkCallToolResult);
   }
 
   /** `tools/call` through the SDK's request funnel (2026-era connections; sdk-call.ts). */

@@ -9,6 +9,7 @@
 import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { isRecord } from '../../../core/json.js';
 import type { CallToolResult, MCPToolDefinition } from '../../protocol/types.js';
+import { checkResult } from '../wire/calls.js';
 
 /**
  * One page of a list result (`tools/list`, `resources/list`, …): the items under `key`, and the cursor for the
@@ -74,7 +75,8 @@ export const callToolResultSchema = schema<CallToolResult>((value) => {
   // 2025-06-18+ servers may omit content when they return structuredContent; normalise in the caller.
   if (content !== undefined) {
     if (!Array.isArray(content)) return '"content" is not an array';
-    for (const [index, block] of content.entries()) {
+    for (let index = 0; index < content.length; index++) {
+      const block: unknown = content[index];
       if (!isRecord(block) || typeof block.type !== 'string') return `content[${index}] has no string "type"`;
     }
   }
@@ -83,6 +85,10 @@ export const callToolResultSchema = schema<CallToolResult>((value) => {
   if (isError !== undefined && typeof isError !== 'boolean') return '"isError" is not a boolean';
   return undefined;
 });
+
+/** A `tools/call` result checked by {@link callToolResultSchema}, as the direct path decodes it (one function, not one per call). */
+export const checkCallToolResult = (result: unknown): CallToolResult | Promise<CallToolResult> =>
+  checkResult('tools/call', callToolResultSchema, result);
 
 /** A listed tool left out because its definition cannot be used: its name (or place) and why. */
 export interface InvalidToolDefinition {

@@ -35,11 +35,23 @@ import type { Progress } from '../../protocol/types.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from '../request-options.js';
 import type { Correlator, Wire } from './wire.js';
 
-/** What a pending request does with what arrives for it. */
+/**
+ * One request in flight: a record, not a set of closures (the hot path allocates it, a timer and the
+ * promise, nothing more); {@link DirectRequests} acts on it.
+ */
 interface PendingRequest {
-  answer(response: Record<string, unknown>): void;
-  progress(params: Record<string, unknown>): void;
-  fail(error: unknown): void;
+  readonly id: string;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+  readonly decode: (result: unknown) => unknown;
+  timer: NodeJS.Timeout | undefined;
+  capTimer: NodeJS.Timeout | undefined;
+  readonly signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+  readonly onprogress: ((progress: Progress) => void) | undefined;
+  readonly resets: boolean;
+  /** Streamable HTTP in the 2026-07-28 era: closing the request's stream cancels it. */
+  readonly requestAbort: AbortController | undefined;
 }
 
 /** The direct path's id space on the wire (wire.ts): `aw-1`, `aw-2`, … */
@@ -119,73 +131,80 @@ export class DirectRequests implements Correlator {
     };
     const requestAbort = modern?.streamCloseCancels ? new AbortController() : undefined;
     return new Promise<R>((resolve, reject) => {
+      const pending: PendingRequest = {
+        id,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        decode,
+        timer: undefined,
+        capTimer: undefined,
+        signal,
+        onAbort: undefined,
+        onprogress: options.onprogress,
+        resets: options.resetTimeoutOnProgress === true,
+        requestAbort,
+      };
       const timeout = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-      const timedOut = () =>
-        cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout }));
-      const timer = setTimeout(timedOut, timeout);
+      pending.timer = setTimeout(this.#timedOut, timeout, pending, timeout);
       const cap = options.maxTotalTimeoutMs;
-      const capTimer =
-        cap === undefined
-          ? undefined
-          : setTimeout(
-              () =>
-                cancel(
-                  new SdkError(SdkErrorCode.RequestTimeout, 'Maximum total timeout exceeded', {
-                    maxTotalTimeout: cap,
-                  }),
-                ),
-              cap,
-            );
-      const onAbort = () => cancel(abortError(signal?.reason), signal?.reason);
-      const settle = (): boolean => {
-        if (!this.#pending.delete(id)) return false;
-        clearTimeout(timer);
-        clearTimeout(capTimer);
-        signal?.removeEventListener('abort', onAbort);
-        return true;
-      };
-      const fail = (error: unknown): void => {
-        if (settle()) reject(error);
-      };
-      const cancel = (error: unknown, reason: unknown = error): void => {
-        if (!settle()) return;
-        reject(error);
-        if (requestAbort) requestAbort.abort();
-        else this.#sendCancellation(id, reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const onprogress = options.onprogress;
-      const resets = options.resetTimeoutOnProgress === true;
-      this.#pending.set(id, {
-        fail,
-        progress: (params) => {
-          if (resets) timer.refresh();
-          onprogress?.(progressOf(params));
-        },
-        answer: (response) => {
-          if (!settle()) return;
-          if ('error' in response) {
-            reject(jsonRpcError(response.error));
-            return;
-          }
-          try {
-            resolve(decode(response.result));
-          } catch (error) {
-            reject(error);
-          }
-        },
-      });
+      if (cap !== undefined) pending.capTimer = setTimeout(this.#capped, cap, pending, cap);
+      if (signal !== undefined) {
+        const onAbort = () => this.#cancel(pending, abortError(signal.reason), signal.reason);
+        pending.onAbort = onAbort;
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+      this.#pending.set(id, pending);
       const sendOptions =
         headers || requestAbort ? { headers, requestSignal: requestAbort?.signal } : undefined;
-      this.#wire.send(message, sendOptions).catch(fail);
+      this.#wire.send(message, sendOptions).catch((error: unknown) => this.#fail(pending, error));
     });
+  }
+
+  /** The request timer's callback (one function per connection, not per request). */
+  readonly #timedOut = (pending: PendingRequest, timeout: number): void =>
+    this.#cancel(pending, new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout }));
+
+  /** The `maxTotalTimeoutMs` timer's callback. */
+  readonly #capped = (pending: PendingRequest, cap: number): void =>
+    this.#cancel(
+      pending,
+      new SdkError(SdkErrorCode.RequestTimeout, 'Maximum total timeout exceeded', { maxTotalTimeout: cap }),
+    );
+
+  /** Takes `pending` out of the pending requests, its timers and abort listener with it; false when it was not. */
+  #settle(pending: PendingRequest): boolean {
+    if (!this.#pending.delete(pending.id)) return false;
+    clearTimeout(pending.timer);
+    if (pending.capTimer !== undefined) clearTimeout(pending.capTimer);
+    if (pending.onAbort !== undefined) pending.signal?.removeEventListener('abort', pending.onAbort);
+    return true;
+  }
+
+  #fail(pending: PendingRequest, error: unknown): void {
+    if (this.#settle(pending)) pending.reject(error);
+  }
+
+  /** Fails `pending` and tells the server it is cancelled (MCP spec 2025-11-25, "Utilities > Cancellation"). */
+  #cancel(pending: PendingRequest, error: unknown, reason: unknown = error): void {
+    if (!this.#settle(pending)) return;
+    pending.reject(error);
+    if (pending.requestAbort) pending.requestAbort.abort();
+    else this.#sendCancellation(pending.id, reason);
   }
 
   /** The response to direct request `id` (see {@link Correlator.answer}). */
   answer(id: string, response: Record<string, unknown>): boolean {
     const pending = this.#pending.get(id);
-    if (pending === undefined) return false;
-    pending.answer(response);
+    if (pending === undefined || !this.#settle(pending)) return false;
+    if ('error' in response) {
+      pending.reject(jsonRpcError(response.error));
+      return true;
+    }
+    try {
+      pending.resolve(pending.decode(response.result));
+    } catch (error) {
+      pending.reject(error);
+    }
     return true;
   }
 
@@ -193,7 +212,9 @@ export class DirectRequests implements Correlator {
   progress(token: string, params: Record<string, unknown>): boolean {
     const pending = this.#pending.get(token);
     if (pending === undefined) return false;
-    if (typeof params.progress === 'number') pending.progress(params);
+    if (typeof params.progress !== 'number') return true;
+    if (pending.resets) pending.timer?.refresh();
+    pending.onprogress?.(progressOf(params));
     return true;
   }
 
@@ -201,7 +222,7 @@ export class DirectRequests implements Correlator {
   closed(): void {
     this.#closed = true;
     const error = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
-    for (const pending of [...this.#pending.values()]) pending.fail(error);
+    for (const pending of [...this.#pending.values()]) this.#fail(pending, error);
   }
 
   #sendCancellation(id: string, reason: unknown): void {

@@ -40,6 +40,9 @@ export {
 } from './options.js';
 export type { StderrMode } from './stderr.js';
 
+/** What `send` returns once the pipe took the message: settled, and shared (nothing can chain state onto it). */
+const SENT: Promise<void> = Promise.resolve();
+
 /** How long a server that closed its stdout has to exit before it is taken for alive and ended, in ms. */
 const STDOUT_END_EXIT_WAIT_MS = 1000;
 
@@ -158,7 +161,23 @@ export class StdioTransport implements AgentwireTransport {
    * pipe's buffer is full (backpressure).
    * @throws {MCPCallError} kind `connection_closed` (server gone) or `not_connected` (not started / closed).
    */
-  async send(message: JSONRPCMessage): Promise<void> {
+  send(message: JSONRPCMessage): Promise<void> {
+    // The common case (open, the pipe not full) settles with no async frame: one shared resolved promise.
+    if (this.phase !== 'open' || this.child.exitStatus !== undefined) return this.sendLate(message);
+    let line: string;
+    try {
+      line = `${JSON.stringify(message)}\n`;
+    } catch (error) {
+      return Promise.reject(error); // as the async path would: a rejection, never a throw
+    }
+    const stdin = this.child.stdin;
+    this.corkForThisTick(stdin);
+    if (stdin.write(line)) return SENT;
+    return this.drained(stdin);
+  }
+
+  /** `send` when the transport is not open, or its server has exited. */
+  private async sendLate(message: JSONRPCMessage): Promise<void> {
     // The server has exited but its last stderr lines may still be in the pipe: wait for them (bounded by
     // the exit clean-up), so that the error carries the whole story.
     if (this.phase === 'open' && this.child.exitStatus !== undefined) await this.child.settled;
