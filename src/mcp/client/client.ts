@@ -24,7 +24,11 @@ import type {
   ResourceTemplate,
   Root,
 } from '../protocol/types.js';
-import type { MCPCallOptionsSource, MCPToolCallOptions, ResolvedCallOptions } from '../session/call-options.js';
+import type {
+  MCPCallOptionsSource,
+  MCPToolCallOptions,
+  ResolvedCallOptions,
+} from '../session/call-options.js';
 import type { MCPTaskPassThrough } from '../session/tasks/tasks-passthrough.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
 import { CallDefaults } from './call-defaults.js';

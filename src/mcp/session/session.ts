@@ -6,7 +6,7 @@
  * request funnel in both eras (calls.ts; modern-calls.ts for 2026-07-28); everything else goes through the
  * SDK. `MCPClient` owns a session at a time and makes a new one to reconnect; a session is never reopened.
  */
-import { Client, type StandardSchemaV1 } from '@modelcontextprotocol/client';
+import type { Client, StandardSchemaV1 } from '@modelcontextprotocol/client';
 import type { MCPCallError } from '../protocol/errors.js';
 import { type Redactor, redactError } from '../protocol/redact-error.js';
 import type {
@@ -19,11 +19,11 @@ import type {
 import type { AgentwireTransport, TransportCloseInfo } from '../transports/transport.js';
 import { withCallerMeta } from './call-meta.js';
 import type { MCPToolCallOptions } from './call-options.js';
+import { openDirectPath } from './engine/direct-path.js';
 import { Elicitations } from './engine/elicitations.js';
 import {
   DEFAULT_MAX_INPUT_ROUNDS,
   type InputRoundsContext,
-  modernWire,
   requestWithInputRounds,
 } from './engine/modern-calls.js';
 import { type Renewal, Replays } from './engine/replay.js';
@@ -39,7 +39,7 @@ import {
 } from './engine/result-checks.js';
 import { callThroughSdk } from './engine/sdk-call.js';
 import { isSdkLateMessageReport } from './engine/sdk-signals.js';
-import { answerServerRequests, routeNotifications } from './engine/sdk-wiring.js';
+import { answerServerRequests, routeNotifications, sdkClient } from './engine/sdk-wiring.js';
 import { clientCapabilities, eraHandlers } from './engine/server-requests.js';
 import { closed, type FailureContext, lostInfo, teardownInfo, toCallError } from './error-mapping.js';
 import { attachListen } from './listen.js';
@@ -53,7 +53,7 @@ import type { SessionOpenOptions } from './session-options.js';
 import { withTasksDeclared } from './tasks/tasks-modern.js';
 import { SessionTasks, type TaskCallOptions } from './tasks/tasks-session.js';
 import { ToolHeaders } from './tool-headers.js';
-import { DIRECT_ID_PREFIX, DirectRequests, notConnected } from './wire/calls.js';
+import { type DirectRequests, notConnected } from './wire/calls.js';
 import type { Wire } from './wire/wire.js';
 
 export type {
@@ -129,13 +129,8 @@ export class Session {
     const features = eraHandlers(given, prior?.kind === 'modern');
     const offered = clientCapabilities(features);
     const declared = withOfferedExtensions(offered, prior);
-    // A pin speaks only its revision; 'auto' keeps the SDK's own list, so the 2025 handshake is unchanged.
     const maxRounds = features.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
-    const sdk = new Client(clientInfo, {
-      capabilities: declared,
-      ...(protocolVersion !== 'auto' && { supportedProtocolVersions: [protocolVersion] }),
-      inputRequired: { maxRounds },
-    });
+    const sdk = sdkClient(clientInfo, declared, protocolVersion, maxRounds);
     const session = new Session(sdk, wire, server, features.redact);
     session.#replays = new Replays(options.beforeResend, options.renewSession);
     session.#elicitations = new Elicitations(server, features);
@@ -163,16 +158,7 @@ export class Session {
     const modern = sdk.getProtocolEra() !== 'legacy';
     if (modern && era.probe === 'http')
       session.#toolHeaders = new ToolHeaders((tool) => hooks.onToolExcluded?.(tool));
-    // 2026-07-28 calls take the direct path too (modern-calls.ts) unless the funnel is asked for.
-    if (!modern || era.modernCalls !== 'funnel') {
-      const direct = new DirectRequests(
-        wire,
-        (error) => sdk.onerror?.(error),
-        modern ? modernWire(sdk, clientInfo, declared, wire.transport) : undefined,
-      );
-      session.#direct = direct;
-      wire.claim(DIRECT_ID_PREFIX, direct);
-    }
+    session.#direct = openDirectPath(sdk, wire, era.modernCalls, clientInfo, declared);
     const fail = (error: unknown, method: string, toolName?: string) =>
       session.#fail(error, { method, toolName });
     session.#tasks = SessionTasks.of(sdk, offered, session.#direct, session.#inputs, fail);

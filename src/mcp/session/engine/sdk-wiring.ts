@@ -4,8 +4,8 @@
  * (MCP spec 2025-11-25, "Client Features"). In the 2026-07-28 era the SDK's funnel also fulfils
  * `input_required` rounds through these same registrations.
  */
-import type { Client } from '@modelcontextprotocol/client';
-import type { CreateMessageParams, Root, ServerLogMessage } from '../../protocol/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import type { CreateMessageParams, Implementation, Root, ServerLogMessage } from '../../protocol/types.js';
 import type { Elicitations } from './elicitations.js';
 import type { MCPServerRequestHandlers } from './server-requests.js';
 
@@ -61,4 +61,22 @@ export function answerServerRequests(
   if (features.roots) {
     sdk.setRequestHandler('roots/list', () => ({ roots: currentRoots?.() ?? features.roots ?? [] }));
   }
+}
+
+/**
+ * The SDK's protocol layer for one connection, declaring `capabilities` and answering up to `maxRounds`
+ * `input_required` rounds (2026-07-28). A pinned revision speaks only itself; `'auto'` keeps the SDK's own
+ * list, so the 2025 handshake is the SDK's unchanged.
+ */
+export function sdkClient(
+  clientInfo: Implementation,
+  capabilities: Record<string, object>,
+  protocolVersion: string,
+  maxRounds: number,
+): Client {
+  return new Client(clientInfo, {
+    capabilities,
+    ...(protocolVersion !== 'auto' && { supportedProtocolVersions: [protocolVersion] }),
+    inputRequired: { maxRounds },
+  });
 }
