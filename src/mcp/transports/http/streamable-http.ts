@@ -418,8 +418,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     signal: AbortSignal,
     retries: AuthRetries = FIRST_ATTEMPT,
   ): Promise<Response> {
-    const ask = this.options.requestHeaders;
-    const asked = await ask?.({ method: 'GET', attempt: attemptOf(retries) });
+    const asked = await this.options.requestHeaders?.({ method: 'GET', attempt: attemptOf(retries) });
     const headers = this.headers.for(undefined, this.session.id, await this.credentials('GET'), asked);
     headers.accept = 'text/event-stream';
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
