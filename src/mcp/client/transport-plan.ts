@@ -176,6 +176,8 @@ export function httpTransportPlan(
       supplier,
       secrets,
     }),
+    // A function or a supplier may answer a 401 with new credentials: they are asked again, once.
+    ...((typeof given === 'function' || supplier !== undefined) && { reaskAfter401: true }),
     ...(auth && { auth }),
     ...(options.fetch && { fetch: options.fetch }),
     ...(options.maxMessageBytes !== undefined && { maxMessageBytes: options.maxMessageBytes }),

@@ -91,11 +91,15 @@ export interface StreamableHTTPTransportOptions {
   /** Static headers sent with every request (e.g. `Authorization`). Never copied into errors. */
   headers?: Record<string, string>;
   /**
-   * Headers asked for per request (request-headers.ts): every POST, the GET stream and the DELETE; a `401`
-   * asks again once (`attempt` 2) and the request is sent again with them, when no OAuth state (`auth`)
-   * answers the 401 itself. Absent: nothing is asked, and nothing awaited.
+   * Headers asked for per request (request-headers.ts): every POST, the GET stream and the DELETE. Absent:
+   * nothing is asked, and nothing awaited.
    */
   requestHeaders?: HttpRequestHeaders;
+  /**
+   * Whether a `401` asks `requestHeaders` again (`attempt` 2) and sends the request once more, when no `auth`
+   * answers it: a source that can change is behind them (a headers function, a supplier). Default false.
+   */
+  reaskAfter401?: boolean;
   /**
    * The client's OAuth state (auth.ts), shared by every transport the client opens, so that `finishAuth`
    * after a failed connect, and reconnects, know the challenge's metadata URL and scopes. Its access token
@@ -396,7 +400,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
 
   /** After a non-2xx answer: the retries of the next attempt, or `undefined` (oauth-retry.ts `retryAfter`). */
   private reauthorize(response: Response, retries: AuthRetries): Promise<AuthRetries | undefined> {
-    return retryAfter(this.auth, this.options.requestHeaders !== undefined, response, retries);
+    return retryAfter(this.auth, this.options.reaskAfter401 === true, response, retries);
   }
 
   /** The OAuth credential headers of one request (auth.ts `headersFor`: Bearer, or DPoP with its proof). */
@@ -414,8 +418,7 @@ export class StreamableHTTPTransport implements AgentwireTransport {
     signal: AbortSignal,
     retries: AuthRetries = FIRST_ATTEMPT,
   ): Promise<Response> {
-    const ask = this.options.requestHeaders;
-    const asked = await ask?.({ method: 'GET', attempt: attemptOf(retries) });
+    const asked = await this.options.requestHeaders?.({ method: 'GET', attempt: attemptOf(retries) });
     const headers = this.headers.for(undefined, this.session.id, await this.credentials('GET'), asked);
     headers.accept = 'text/event-stream';
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
