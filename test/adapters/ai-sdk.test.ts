@@ -6,31 +6,23 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, isStepCount } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createAISDKTools } from '../../src/adapters/ai-sdk.js';
-import { startFakeOpenAI } from '../fixtures/fake-openai.js';
-import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
-import { cancelled, tinyImage, useAdapterServers } from './servers.js';
-
-type Body = {
-  tools?: { function: { name: string; description: string; parameters: unknown } }[];
-  messages: unknown[];
-};
+import {
+  SUM_AND_FAIL_ANSWER,
+  scriptSumAndFail,
+  sleepCallId,
+  sumTool,
+  tinyImageAsJson,
+  useAdapterHarness,
+} from './harness.js';
+import { cancelled, tinyImage } from './servers.js';
 
 describe('agentwire/ai-sdk with generateText', () => {
-  const fake = useFakeModelServer(startFakeOpenAI);
-  const env = useAdapterServers();
+  const { fake, env, request } = useAdapterHarness();
   const model = () => createOpenAI({ baseURL: fake.baseURL, apiKey: 'test-key' }).chat('fake-gpt');
 
   it('offers every tool with its full JSON Schema and hands back results, an isError as a tool error', async () => {
     const { tools, close } = createAISDKTools(env.servers);
-    fake.script(
-      {
-        toolCalls: [
-          { id: 'call_sum', name: 'everything__get-sum', input: { a: 2, b: 40 } },
-          { id: 'call_fail', name: 'scripted__fail', input: { message: 'disk full' } },
-        ],
-      },
-      { text: 'The sum is 42; the other tool failed.' },
-    );
+    scriptSumAndFail(fake);
     const result = await generateText({
       model: model(),
       tools,
@@ -38,16 +30,16 @@ describe('agentwire/ai-sdk with generateText', () => {
       stopWhen: isStepCount(5),
     });
     close();
-    expect(result.text).toBe('The sum is 42; the other tool failed.');
-    const first = fake.requests[0] as Body;
+    expect(result.text).toBe(SUM_AND_FAIL_ANSWER);
+    const first = request(0);
     const sum = first.tools!.find((t) => t.function.name === 'everything__get-sum')!;
-    const tool = env.servers.getTools({ prefix: true }).find((t) => t.name === 'everything__get-sum')!;
+    const tool = sumTool(env);
     expect(sum).toEqual({
       type: 'function',
       function: { name: 'everything__get-sum', description: tool.description, parameters: tool.inputSchema },
     });
     expect(first.tools!.length).toBe(env.servers.getTools().length);
-    expect((fake.requests[1] as Body).messages.slice(-2)).toEqual([
+    expect(request(1).messages.slice(-2)).toEqual([
       { role: 'tool', tool_call_id: 'call_sum', content: 'The sum of 2 and 40 is 42.' },
       {
         role: 'tool',
@@ -72,16 +64,12 @@ describe('agentwire/ai-sdk with generateText', () => {
     await generateText({ model: model(), tools, prompt: 'Show me.', stopWhen: isStepCount(5) });
     close();
     const data = await tinyImage(env.servers);
-    expect((fake.requests[1] as Body).messages.slice(-1)).toEqual([
+    expect(request(1).messages.slice(-1)).toEqual([
       {
         role: 'tool',
         tool_call_id: 'call_img',
         // Chat Completions takes no image in a tool message: @ai-sdk/openai sends the parts as JSON.
-        content: JSON.stringify([
-          { type: 'text', text: "Here's the image you requested:" },
-          { type: 'file', mediaType: 'image/png', data: { type: 'data', data } },
-          { type: 'text', text: 'The image above is the MCP logo.' },
-        ]),
+        content: tinyImageAsJson(data),
       },
     ]);
   });
@@ -113,11 +101,12 @@ describe('agentwire/ai-sdk with generateText', () => {
     controller.abort(new Error('user stop'));
     await expect(run).rejects.toThrow();
     close();
-    const names = (fake.requests[1] as Body).tools!.map((t) => t.function.name);
+    const names = request(1).tools!.map((t) => t.function.name);
     expect(names).toContain('scripted__added');
     expect(names).not.toContain('scripted__fail');
     expect(Object.keys(tools)).toContain('scripted__added');
-    const sleepCall = env.scriptedLog().find((m) => m.method === 'tools/call' && m.params?.name === 'sleep')!;
-    expect(await cancelled(env, 'sleep')).toEqual([{ requestId: sleepCall.id, reason: 'Error: user stop' }]);
+    expect(await cancelled(env, 'sleep')).toEqual([
+      { requestId: sleepCallId(env), reason: 'Error: user stop' },
+    ]);
   });
 });

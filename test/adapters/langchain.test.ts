@@ -7,18 +7,11 @@ import { ChatOpenAI } from '@langchain/openai';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { createLangChainTools } from '../../src/adapters/langchain.js';
-import { startFakeOpenAI } from '../fixtures/fake-openai.js';
-import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
-import { cancelled, tinyImage, useAdapterServers } from './servers.js';
-
-type Body = {
-  tools?: { type: string; function: { name: string; description: string; parameters: unknown } }[];
-  messages: unknown[];
-};
+import { SUM_AND_FAIL_ANSWER, scriptSumAndFail, sleepCallId, sumTool, useAdapterHarness } from './harness.js';
+import { cancelled, tinyImage } from './servers.js';
 
 describe('agentwire/langchain with createAgent', () => {
-  const fake = useFakeModelServer(startFakeOpenAI);
-  const env = useAdapterServers();
+  const { fake, env, request } = useAdapterHarness();
   const agent = () =>
     createAgent({
       model: new ChatOpenAI({
@@ -31,25 +24,17 @@ describe('agentwire/langchain with createAgent', () => {
     });
 
   it('offers every tool with its JSON Schema and hands back results, an isError as an error ToolMessage', async () => {
-    fake.script(
-      {
-        toolCalls: [
-          { id: 'call_sum', name: 'everything__get-sum', input: { a: 2, b: 40 } },
-          { id: 'call_fail', name: 'scripted__fail', input: { message: 'disk full' } },
-        ],
-      },
-      { text: 'The sum is 42; the other tool failed.' },
-    );
+    scriptSumAndFail(fake);
     const { messages } = await agent().invoke({ messages: [{ role: 'user', content: 'Add 2 and 40.' }] });
-    expect(messages.at(-1)!.content).toBe('The sum is 42; the other tool failed.');
-    const first = fake.requests[0] as Body;
-    const tool = env.servers.getTools({ prefix: true }).find((t) => t.name === 'everything__get-sum')!;
+    expect(messages.at(-1)!.content).toBe(SUM_AND_FAIL_ANSWER);
+    const first = request(0);
+    const tool = sumTool(env);
     expect(first.tools!.find((t) => t.function.name === 'everything__get-sum')).toEqual({
       type: 'function',
       function: { name: 'everything__get-sum', description: tool.description, parameters: tool.inputSchema },
     });
     expect(first.tools!.length).toBe(env.servers.getTools().length);
-    expect((fake.requests[1] as Body).messages.slice(-2)).toEqual([
+    expect(request(1).messages.slice(-2)).toEqual([
       {
         role: 'tool',
         tool_call_id: 'call_sum',
@@ -76,7 +61,7 @@ describe('agentwire/langchain with createAgent', () => {
     );
     await agent().invoke({ messages: [{ role: 'user', content: 'Show me.' }] });
     const data = await tinyImage(env.servers);
-    expect((fake.requests[1] as Body).messages.slice(-1)).toEqual([
+    expect(request(1).messages.slice(-1)).toEqual([
       {
         role: 'tool',
         tool_call_id: 'call_img',
@@ -100,8 +85,9 @@ describe('agentwire/langchain with createAgent', () => {
     await env.called('sleep');
     controller.abort(new Error('user stop'));
     await expect(run).rejects.toThrow();
-    const sleepCall = env.scriptedLog().find((m) => m.method === 'tools/call' && m.params?.name === 'sleep')!;
-    expect(await cancelled(env, 'sleep')).toEqual([{ requestId: sleepCall.id, reason: 'Error: user stop' }]);
+    expect(await cancelled(env, 'sleep')).toEqual([
+      { requestId: sleepCallId(env), reason: 'Error: user stop' },
+    ]);
   });
 
   it('tools, read again after toolsChanged, are the list the server has now', async () => {

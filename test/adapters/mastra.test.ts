@@ -6,18 +6,18 @@
 import { Agent } from '@mastra/core/agent';
 import { describe, expect, it } from 'vitest';
 import { createMastraTools } from '../../src/adapters/mastra.js';
-import { startFakeOpenAI } from '../fixtures/fake-openai.js';
-import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
-import { cancelled, tinyImage, useAdapterServers } from './servers.js';
-
-type Body = {
-  tools?: { function: { name: string; description: string; parameters: unknown } }[];
-  messages: unknown[];
-};
+import {
+  SUM_AND_FAIL_ANSWER,
+  scriptSumAndFail,
+  sleepCallId,
+  sumTool,
+  tinyImageAsJson,
+  useAdapterHarness,
+} from './harness.js';
+import { cancelled, tinyImage } from './servers.js';
 
 describe('agentwire/mastra with Agent.generate', () => {
-  const fake = useFakeModelServer(startFakeOpenAI);
-  const env = useAdapterServers();
+  const { fake, env, request } = useAdapterHarness();
   const agent = (tools: ReturnType<typeof createMastraTools>['tools']) =>
     new Agent({
       id: 'helper',
@@ -29,20 +29,12 @@ describe('agentwire/mastra with Agent.generate', () => {
 
   it('offers every tool with its full JSON Schema and hands back results, an isError as a failed call', async () => {
     const { tools, close } = createMastraTools(env.servers);
-    fake.script(
-      {
-        toolCalls: [
-          { id: 'call_sum', name: 'everything__get-sum', input: { a: 2, b: 40 } },
-          { id: 'call_fail', name: 'scripted__fail', input: { message: 'disk full' } },
-        ],
-      },
-      { text: 'The sum is 42; the other tool failed.' },
-    );
+    scriptSumAndFail(fake);
     const result = await agent(tools).generate('Add 2 and 40.', { maxSteps: 5 });
     close();
-    expect(result.text).toBe('The sum is 42; the other tool failed.');
-    const first = fake.requests[0] as Body;
-    const tool = env.servers.getTools({ prefix: true }).find((t) => t.name === 'everything__get-sum')!;
+    expect(result.text).toBe(SUM_AND_FAIL_ANSWER);
+    const first = request(0);
+    const tool = sumTool(env);
     expect(first.tools!.find((t) => t.function.name === 'everything__get-sum')).toEqual({
       type: 'function',
       // Mastra's own schema layer closes the object (`additionalProperties: false`).
@@ -53,7 +45,7 @@ describe('agentwire/mastra with Agent.generate', () => {
       },
     });
     // Mastra hands the model the failed call's error message.
-    expect((fake.requests[1] as Body).messages.slice(-2)).toEqual([
+    expect(request(1).messages.slice(-2)).toEqual([
       { role: 'tool', tool_call_id: 'call_sum', content: 'The sum of 2 and 40 is 42.' },
       {
         role: 'tool',
@@ -77,19 +69,16 @@ describe('agentwire/mastra with Agent.generate', () => {
     close();
     const data = await tinyImage(env.servers);
     // As with the AI SDK: Chat Completions takes no image in a tool message, so the parts go as JSON.
-    expect((fake.requests[1] as Body).messages.slice(-1)).toEqual([
+    expect(request(1).messages.slice(-1)).toEqual([
       {
         role: 'tool',
         tool_call_id: 'call_img',
-        content: JSON.stringify([
-          { type: 'text', text: "Here's the image you requested:" },
-          { type: 'file', mediaType: 'image/png', data: { type: 'data', data } },
-          { type: 'text', text: 'The image above is the MCP logo.' },
-        ]),
+        content: tinyImageAsJson(data),
       },
     ]);
-    const sleepCall = env.scriptedLog().find((m) => m.method === 'tools/call' && m.params?.name === 'sleep')!;
-    expect(await cancelled(env, 'sleep')).toEqual([{ requestId: sleepCall.id, reason: 'Error: user stop' }]);
+    expect(await cancelled(env, 'sleep')).toEqual([
+      { requestId: sleepCallId(env), reason: 'Error: user stop' },
+    ]);
   });
 
   it('gives each run the tools as they are then (toolsChanged)', async () => {
@@ -103,7 +92,7 @@ describe('agentwire/mastra with Agent.generate', () => {
     await agent(tools).generate('Change.', { maxSteps: 5 });
     await agent(tools).generate('Hello.', { maxSteps: 5 });
     close();
-    const names = (fake.requests[2] as Body).tools!.map((t) => t.function.name);
+    const names = request(2).tools!.map((t) => t.function.name);
     expect(names.filter((name) => name.startsWith('scripted__'))).toEqual(['scripted__added']);
   });
 });

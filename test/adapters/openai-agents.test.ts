@@ -6,21 +6,11 @@
 import { Agent, OpenAIProvider, Runner } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { agentwireMCPServer } from '../../src/adapters/openai-agents.js';
-import { startFakeOpenAI } from '../fixtures/fake-openai.js';
-import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
-import { cancelled, tinyImage, useAdapterServers } from './servers.js';
-
-type Body = {
-  tools?: {
-    type: string;
-    function: { name: string; description: string; parameters: unknown; strict?: boolean };
-  }[];
-  messages: unknown[];
-};
+import { SUM_AND_FAIL_ANSWER, scriptSumAndFail, sleepCallId, sumTool, useAdapterHarness } from './harness.js';
+import { cancelled, tinyImage } from './servers.js';
 
 describe('agentwire/openai-agents with run()', () => {
-  const fake = useFakeModelServer(startFakeOpenAI);
-  const env = useAdapterServers();
+  const { fake, env, request } = useAdapterHarness();
   const runner = () =>
     new Runner({
       modelProvider: new OpenAIProvider({ apiKey: 'test-key', baseURL: fake.baseURL, useResponses: false }),
@@ -35,19 +25,11 @@ describe('agentwire/openai-agents with run()', () => {
     });
 
   it('offers every tool with its JSON Schema and hands back results, an isError as the SDK’s tool failure', async () => {
-    fake.script(
-      {
-        toolCalls: [
-          { id: 'call_sum', name: 'everything__get_sum', input: { a: 2, b: 40 } },
-          { id: 'call_fail', name: 'scripted__fail', input: { message: 'disk full' } },
-        ],
-      },
-      { text: 'The sum is 42; the other tool failed.' },
-    );
+    scriptSumAndFail(fake, '_');
     const result = await runner().run(agent(), 'Add 2 and 40.');
-    expect(result.finalOutput).toBe('The sum is 42; the other tool failed.');
-    const first = fake.requests[0] as Body;
-    const tool = env.servers.getTools({ prefix: true }).find((t) => t.name === 'everything__get-sum')!;
+    expect(result.finalOutput).toBe(SUM_AND_FAIL_ANSWER);
+    const first = request(0);
+    const tool = sumTool(env);
     // The SDK's own conversion: `-` becomes `_` in function names, and an open object says so.
     expect(first.tools!.find((t) => t.function.name === 'everything__get_sum')).toEqual({
       type: 'function',
@@ -59,7 +41,7 @@ describe('agentwire/openai-agents with run()', () => {
       },
     });
     expect(first.tools!.length).toBe(env.servers.getTools().length);
-    expect((fake.requests[1] as Body).messages.slice(-2)).toEqual([
+    expect(request(1).messages.slice(-2)).toEqual([
       { role: 'tool', tool_call_id: 'call_sum', content: 'The sum of 2 and 40 is 42.' },
       {
         role: 'tool',
@@ -85,7 +67,7 @@ describe('agentwire/openai-agents with run()', () => {
       { type: 'input_text', text: 'The image above is the MCP logo.' },
     ]);
     // The SDK's Chat Completions model sends a tool message's text only (the Responses API takes the image).
-    expect((fake.requests[1] as Body).messages.slice(-1)).toEqual([
+    expect(request(1).messages.slice(-1)).toEqual([
       {
         role: 'tool',
         tool_call_id: 'call_img',
@@ -106,10 +88,11 @@ describe('agentwire/openai-agents with run()', () => {
     await env.called('sleep');
     controller.abort(new Error('user stop'));
     await expect(run).rejects.toThrow();
-    const names = (fake.requests[1] as Body).tools!.map((t) => t.function.name);
+    const names = request(1).tools!.map((t) => t.function.name);
     expect(names).toContain('scripted__added');
     expect(names).not.toContain('scripted__fail');
-    const sleepCall = env.scriptedLog().find((m) => m.method === 'tools/call' && m.params?.name === 'sleep')!;
-    expect(await cancelled(env, 'sleep')).toEqual([{ requestId: sleepCall.id, reason: 'Error: user stop' }]);
+    expect(await cancelled(env, 'sleep')).toEqual([
+      { requestId: sleepCallId(env), reason: 'Error: user stop' },
+    ]);
   });
 });

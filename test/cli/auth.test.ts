@@ -134,9 +134,11 @@ describe('agentwire auth against oidc-provider', () => {
   it('refreshes an expired access token silently and stores the new one', async () => {
     fixture = await startOidcMcp({ accessTokenTtlSeconds: 2 });
     expect((await login([fixture.url])).run.code).toBe(0);
+    const [login1] = JSON.parse(readFileSync(tokenFile(), 'utf8')).logins as { expiresAtMs: number }[];
     const first = stored().logins[0]!.tokens.access_token;
-    // The provider's clock decides expiry; wait it out (the only wait of these tests).
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // The provider's clock decides expiry; wait it out (the only wait of these tests). The stored expiry is
+    // the CLI's receipt time plus expires_in, never before the provider's `exp` (issue time, whole seconds).
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, login1!.expiresAtMs + 50 - Date.now())));
 
     const tools = await agentwire(['tools', '--url', fixture.url, '--json']);
 

@@ -114,10 +114,12 @@ describe('the form handler', () => {
       required: ['name'],
     },
   };
+  /** The handler with `io`, asked `params` by the server `srv`. */
+  const askForm = (io: CliIo) => formElicitationHandler(io)(params, { server: 'srv', signal: NEVER });
 
   it('asks each field in turn, asks again after a refused answer, keeps defaults, leaves empty ones out', async () => {
     const { io, written } = terminalIo(['Ada', 'old', '36', '', '']);
-    const result = await formElicitationHandler(io)(params, { server: 'srv', signal: NEVER });
+    const result = await askForm(io);
     expect(result).toEqual({ action: 'accept', content: { name: 'Ada', age: 36, city: 'Paris' } });
     expect(written.stderr).toBe(
       'MCP server "srv" asks: About you\n(Enter keeps the default; Ctrl-C declines)\n  "old" is not a number\n',
@@ -134,7 +136,7 @@ describe('the form handler', () => {
   it('declines on Ctrl-C, and on an empty required field', async () => {
     for (const answers of [[null], ['']]) {
       const { io, written } = terminalIo(answers);
-      expect(await formElicitationHandler(io)(params, { server: 'srv', signal: NEVER })).toEqual({
+      expect(await askForm(io)).toEqual({
         action: 'decline',
       });
       expect(written.stderr.endsWith('(declined: nothing was sent)\n')).toBe(true);
@@ -144,7 +146,7 @@ describe('the form handler', () => {
   it('declines without a terminal, with one line naming the server and the question', async () => {
     const { io, written } = terminalIo([]);
     delete io.askField;
-    expect(await formElicitationHandler(io)(params, { server: 'srv', signal: NEVER })).toEqual({
+    expect(await askForm(io)).toEqual({
       action: 'decline',
     });
     expect(written.stderr).toBe(noTerminalFormLine('srv', 'About you'));
@@ -161,11 +163,19 @@ const capabilitiesOf = (message: { params?: Record<string, unknown> }) =>
     'io.modelcontextprotocol/clientCapabilities'
   ];
 
+/** Runs `test` with the path of a message log in a temporary folder, removed after. */
+async function withLog(test: (log: string) => Promise<void>): Promise<void> {
+  const temp = tempDir('agentwire-form-');
+  try {
+    await test(path.join(temp.dir, 'log.jsonl'));
+  } finally {
+    temp.remove();
+  }
+}
+
 describe('what the CLI declares', () => {
   it('without a terminal: no form elicitation; a server that needs one is told of in one line', async () => {
-    const temp = tempDir('agentwire-form-');
-    try {
-      const log = path.join(temp.dir, 'log.jsonl');
+    await withLog(async (log) => {
       const server = `${quote([process.execPath, FIXTURE_2026])} --form --log=${log}`;
       expect(await cli(['call', 'profile', '--stdio', server])).toEqual({
         code: 3,
@@ -176,15 +186,11 @@ describe('what the CLI declares', () => {
       });
       const call = readLog(log).find((message) => message.method === 'tools/call');
       expect(capabilitiesOf(call!)).toEqual({ elicitation: { url: {} } });
-    } finally {
-      temp.remove();
-    }
+    });
   });
 
   it('on a terminal: elicitation.form in a 2025 initialize, beside the URL mode', async () => {
-    const temp = tempDir('agentwire-form-');
-    try {
-      const log = path.join(temp.dir, 'log.jsonl');
+    await withLog(async (log) => {
       const { io, written } = terminalIo([]);
       io.confirm = async () => false;
       const code = await runCli(
@@ -202,8 +208,6 @@ describe('what the CLI declares', () => {
       expect({ code, stdout: written.stdout }).toEqual({ code: 0, stdout: 'echo: hi\n' });
       const initialize = readLog(log).find((message) => message.method === 'initialize');
       expect(capabilitiesOf(initialize!)).toEqual({ elicitation: { form: {}, url: {} } });
-    } finally {
-      temp.remove();
-    }
+    });
   });
 });

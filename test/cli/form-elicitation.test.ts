@@ -12,13 +12,27 @@ import { needsProgram } from '../fixtures/system-programs.js';
 import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
 import { EVERYTHING, ROOT } from '../helpers.js';
 import { ensureBuilt } from './built-cli.js';
-import { runInTerminal } from './terminal.js';
+import { runInTerminal, type TerminalKeys } from './terminal.js';
 
 const FIXTURE_2026 = path.join(ROOT, 'test', 'fixtures', 'era2026', 'stdio-server.mjs');
 const EVERYTHING_STDIO = quote([process.execPath, EVERYTHING]);
 const FORM_2026 = `${quote([process.execPath, FIXTURE_2026])} --form`;
 
 beforeAll(ensureBuilt, 120_000);
+
+/** `agentwire call <tool> --stdio <server>` on a terminal, typing `keys` as the screen asks. */
+function callOnTerminal(tool: string, server: string, keys: readonly TerminalKeys[]) {
+  return runInTerminal(['call', tool, '--stdio', server], {}, 60_000, true, keys);
+}
+
+/** The lines a form opens with: the server's question, then how to answer. */
+const opening = (server: string, message: string) => [
+  `MCP server "${server}" asks: ${message}`,
+  '(Enter keeps the default; Ctrl-C declines)',
+];
+
+/** The 2026-07-28 fixture's first field, as the screen asks it. */
+const EMAIL = 'Email: Where we write to you (required, an email address)';
 
 describe.skipIf(!needsProgram('tmux', import.meta.url))('a form elicitation on a terminal', () => {
   const fake = useFakeModelServer(startFakeAnthropic);
@@ -43,8 +57,7 @@ describe.skipIf(!needsProgram('tmux', import.meta.url))('a form elicitation on a
       [
         '▸ confirm [stdio-server] {"action":"deploy"}',
         "  … confirm 1 Fulfilling input required by 'tools/call' (round 1)",
-        'MCP server "stdio-server" asks: Confirm deploy?',
-        '(Enter keeps the default; Ctrl-C declines)',
+        ...opening('stdio-server', 'Confirm deploy?'),
         'Confirm (required, y/n)',
         '> y',
         '  ✓ confirm (N ms) confirmed deploy',
@@ -55,7 +68,7 @@ describe.skipIf(!needsProgram('tmux', import.meta.url))('a form elicitation on a
   }, 90_000);
 
   it("asks the 2026-07-28 fixture's form field by field, re-asks a refused answer, and sends it", async () => {
-    const run = await runInTerminal(['call', 'profile', '--stdio', FORM_2026], {}, 60_000, true, [
+    const run = await callOnTerminal('profile', FORM_2026, [
       { after: 'Email: Where we write to you', keys: ['not-an-email', 'Enter'] },
       { after: 'is not an email address', keys: ['ada@example.com', 'Enter'] },
       { after: 'Age (a whole number from 0 to 150)', keys: ['36', 'Enter'] },
@@ -66,12 +79,11 @@ describe.skipIf(!needsProgram('tmux', import.meta.url))('a form elicitation on a
     expect(run.code).toBe(0);
     expect(run.screen).toBe(
       [
-        'MCP server "stdio-server" asks: Tell us about you.',
-        '(Enter keeps the default; Ctrl-C declines)',
-        'Email: Where we write to you (required, an email address)',
+        ...opening('stdio-server', 'Tell us about you.'),
+        EMAIL,
         '> not-an-email',
         '  "not-an-email" is not an email address',
-        'Email: Where we write to you (required, an email address)',
+        EMAIL,
         '> ada@example.com',
         'Age (a whole number from 0 to 150)',
         '> 36',
@@ -94,21 +106,14 @@ describe.skipIf(!needsProgram('tmux', import.meta.url))('a form elicitation on a
   }, 90_000);
 
   it("asks server-everything's form (2025) and declines it on Ctrl-C", async () => {
-    const run = await runInTerminal(
-      ['call', 'trigger-elicitation-request', '--stdio', EVERYTHING_STDIO],
-      {},
-      60_000,
-      true,
-      [
-        { after: 'String: Your full, legal name (required)', keys: ['Ada', 'Enter'] },
-        { after: 'Boolean: Agree to the terms and conditions (y/n)', keys: ['C-c'] },
-      ],
-    );
+    const run = await callOnTerminal('trigger-elicitation-request', EVERYTHING_STDIO, [
+      { after: 'String: Your full, legal name (required)', keys: ['Ada', 'Enter'] },
+      { after: 'Boolean: Agree to the terms and conditions (y/n)', keys: ['C-c'] },
+    ]);
     expect(run.code).toBe(0);
     expect(run.screen).toContain(
       [
-        'MCP server "server-everything" asks: Please provide inputs for the following fields:',
-        '(Enter keeps the default; Ctrl-C declines)',
+        ...opening('server-everything', 'Please provide inputs for the following fields:'),
         'String: Your full, legal name (required)',
         '> Ada',
         'Boolean: Agree to the terms and conditions (y/n)',
@@ -120,15 +125,14 @@ describe.skipIf(!needsProgram('tmux', import.meta.url))('a form elicitation on a
   }, 90_000);
 
   it('declines on an empty answer to a required field', async () => {
-    const run = await runInTerminal(['call', 'profile', '--stdio', FORM_2026], {}, 60_000, true, [
+    const run = await callOnTerminal('profile', FORM_2026, [
       { after: 'Email: Where we write to you', keys: ['Enter'] },
     ]);
     expect(run.code).toBe(0);
     expect(run.screen).toBe(
       [
-        'MCP server "stdio-server" asks: Tell us about you.',
-        '(Enter keeps the default; Ctrl-C declines)',
-        'Email: Where we write to you (required, an email address)',
+        ...opening('stdio-server', 'Tell us about you.'),
+        EMAIL,
         '>',
         '(declined: nothing was sent)',
         'decline',

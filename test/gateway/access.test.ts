@@ -85,8 +85,8 @@ async function connectWith(token: string, options: MCPClientOptions = {}): Promi
   return client;
 }
 
-/** A raw `tools/list` POST with `token`: the HTTP answer. */
-function rawList(token: string): Promise<Response> {
+/** A raw 2025-11-25 JSON-RPC POST of `method` with `token`: the HTTP answer. */
+function rawPost(token: string, method: string, params: object): Promise<Response> {
   return fetch(url, {
     method: 'POST',
     headers: {
@@ -95,7 +95,7 @@ function rawList(token: string): Promise<Response> {
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2025-11-25',
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
 }
 
@@ -107,11 +107,19 @@ async function waitFor(done: () => boolean): Promise<void> {
   }
 }
 
+/** A raw `tools/list` POST with `token`: the HTTP answer. */
+const rawList = (token: string) => rawPost(token, 'tools/list', {});
+
+/** agentwire's client on the gateway as the issuer's client `clientId`, with `scope`. */
+async function connectAs(clientId: string, scope: string): Promise<MCPClient> {
+  return connectWith(await issuer.token(clientId, AUDIENCE, scope));
+}
+
 const names = (client: MCPClient) => client.getTools().map((tool) => tool.name);
 
 describe('JWT access tokens of the issuer', () => {
   it('accepts the tokens it issues for the gateway', async () => {
-    const client = await connectWith(await issuer.token('admin-bot', AUDIENCE, 'mcp:admin'));
+    const client = await connectAs('admin-bot', 'mcp:admin');
     try {
       expect(names(client)).toContain('everything__get-env');
     } finally {
@@ -129,8 +137,9 @@ describe('JWT access tokens of the issuer', () => {
       { token: await other.token('support-bot', AUDIENCE), why: 'the token is of another issuer' },
       { token: 'not-a-jwt', why: 'the token is not a valid JWT of the issuer' },
     ];
-    // The brief token lives one second; the gateway allows no clock skew here.
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    // The brief token lives one second; the gateway allows no clock skew: past its `exp` it is dead.
+    const deadAt = expiry(cases[1]!.token) * 1000 + 50;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadAt - Date.now())));
     for (const { token, why } of cases) {
       const response = await rawList(token);
       expect([response.status, response.headers.get('www-authenticate')]).toEqual([
@@ -172,16 +181,7 @@ async function rawCall(
   name: string,
   input: object,
 ): Promise<{ status: number; error?: unknown }> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: input } }),
-  });
+  const response = await rawPost(token, 'tools/call', { name, arguments: input });
   if (response.status !== 200) return { status: response.status };
   const body = await messageOf<{ error?: unknown }>(response);
   return { status: 200, ...(body.error !== undefined && { error: body.error }) };
@@ -221,8 +221,8 @@ describe('the access grants kept per Authorization header (access-cache.ts)', ()
 
 describe('the access policy', () => {
   it('shows each caller only what it may use, and refuses the rest as forbidden', async () => {
-    const admin = await connectWith(await issuer.token('admin-bot', AUDIENCE, 'mcp:admin'));
-    const support = await connectWith(await issuer.token('support-bot', AUDIENCE, 'mcp:read'));
+    const admin = await connectAs('admin-bot', 'mcp:admin');
+    const support = await connectAs('support-bot', 'mcp:read');
     const holder = await connectWith(TOKEN);
     try {
       expect(names(support)).toEqual([
@@ -354,8 +354,19 @@ describe("tasks under the caller's policy", () => {
 });
 
 describe('rate limits and the audit', () => {
+  /** The audit entry of a `tools/call` of server-everything's `name` by support-bot with its JWT. */
+  const supportCall = (name: string, decision: string, outcome?: string) => ({
+    auth: 'jwt',
+    caller: 'support-bot',
+    method: 'tools/call',
+    server: 'everything',
+    name,
+    decision,
+    outcome,
+  });
+
   it('refuses a call past the per-tool limit with retryAfterMs, and audits every request without arguments', async () => {
-    const support = await connectWith(await issuer.token('support-bot', AUDIENCE, 'mcp:read'));
+    const support = await connectAs('support-bot', 'mcp:read');
     try {
       audit.length = 0;
       expect((await support.callTool('everything__get-sum', { a: 40, b: 2 })).isError).toBeUndefined();
@@ -381,51 +392,11 @@ describe('rate limits and the audit', () => {
           outcome,
         })),
       ).toEqual([
-        {
-          auth: 'jwt',
-          caller: 'support-bot',
-          method: 'tools/call',
-          server: 'everything',
-          name: 'get-sum',
-          decision: 'allowed',
-          outcome: 'ok',
-        },
-        {
-          auth: 'jwt',
-          caller: 'support-bot',
-          method: 'tools/call',
-          server: 'everything',
-          name: 'get-sum',
-          decision: 'allowed',
-          outcome: 'ok',
-        },
-        {
-          auth: 'jwt',
-          caller: 'support-bot',
-          method: 'tools/call',
-          server: 'everything',
-          name: 'get-sum',
-          decision: 'rate_limited',
-          outcome: undefined,
-        },
-        {
-          auth: 'jwt',
-          caller: 'support-bot',
-          method: 'tools/call',
-          server: 'everything',
-          name: 'echo',
-          decision: 'allowed',
-          outcome: 'ok',
-        },
-        {
-          auth: 'jwt',
-          caller: 'support-bot',
-          method: 'tools/call',
-          server: 'everything',
-          name: 'get-env',
-          decision: 'forbidden',
-          outcome: undefined,
-        },
+        supportCall('get-sum', 'allowed', 'ok'),
+        supportCall('get-sum', 'allowed', 'ok'),
+        supportCall('get-sum', 'rate_limited'),
+        supportCall('echo', 'allowed', 'ok'),
+        supportCall('get-env', 'forbidden'),
       ]);
       for (const entry of audit) {
         expect(Object.keys(entry)).toEqual(
