@@ -23,7 +23,7 @@ import { Session, type SessionClientFeatures, type SessionHooks } from '../sessi
 import { offers } from './capabilities.js';
 import { ConnectAttempt, connectAborted, untilAborted } from './connect-attempt.js';
 import type { MCPClientEvents, TypedEmitter } from './events.js';
-import { allowRetry, type ResolvedHooks, wireListener } from './hooks/client-hooks.js';
+import { allowRetry, type ResolvedHooks, resendGate, wireListener } from './hooks/client-hooks.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, type MCPClientOptions, type MCPClientState } from './options.js';
 import { backoffDelay, type ReconnectPolicy, reconnectPolicy } from './reconnect.js';
 import { listenLogEntry, ResourceSubscriptions } from './subscriptions.js';
@@ -330,18 +330,7 @@ export class Connection {
           },
           tap: tap && wireTap(host.name, tap),
           renewSession: (expired, error) => this.renewed(expired, error),
-          // The re-send of a lost request (engine/replay.ts) asks the same `beforeRetry` hooks as a reconnect.
-          beforeResend: host.hooks?.beforeRetry.length
-            ? (info) =>
-                allowRetry(host.hooks, {
-                  reason: 'resend',
-                  server: host.name,
-                  method: info.method,
-                  toolName: info.toolName,
-                  attempt: info.attempt,
-                  error: info.error,
-                })
-            : undefined,
+          beforeResend: resendGate(host.hooks, host.name),
         });
         return session;
       } catch (error) {

@@ -7,6 +7,7 @@
 import type { RunContext } from '../../../core/tool.js';
 import type { MCPRequestContext } from '../../config/request-context.js';
 import type { CallToolResult } from '../../protocol/types.js';
+import type { BeforeResend } from '../../session/engine/replay.js';
 import type {
   MCPAfterResultHook,
   MCPBeforeRequestHook,
@@ -125,6 +126,23 @@ export async function allowRetry(hooks: ResolvedHooks | undefined, retry: MCPRet
     }
   }
   return true;
+}
+
+/**
+ * The session's gate before it sends a lost request again (session/engine/replay.ts): the same
+ * `beforeRetry` hooks as a reconnect, told `reason: 'resend'`; `undefined` without any, so nothing is asked.
+ */
+export function resendGate(hooks: ResolvedHooks | undefined, server: string): BeforeResend | undefined {
+  if (!hooks?.beforeRetry.length) return undefined;
+  return (info) =>
+    allowRetry(hooks, {
+      reason: 'resend',
+      server,
+      method: info.method,
+      toolName: info.toolName,
+      attempt: info.attempt,
+      error: info.error,
+    });
 }
 
 /** The context of a request the client's method `method` makes for `run`. */
