@@ -95,6 +95,7 @@ export {
   type MCPHttpAuth,
   type MCPHttpServer,
   type MCPHttpServerEntry,
+  type MCPConfigWarning,
   type MCPInvalidServerEntry,
   type MCPJwtBearerAuth,
   type MCPLazyServerOptions,

@@ -54,6 +54,7 @@ export type { MCPHttpServerEntry, MCPServerEntry, MCPStdioServerEntry } from './
 export {
   getServerEntry,
   loadServerConfig,
+  type MCPConfigWarning,
   type MCPInvalidServerEntry,
   type MCPLoadConfigOptions,
   type MCPServerConfig,

@@ -76,6 +76,7 @@ export function registerServeCommand(program: Command, context: CommandContext):
       const { loadServerConfig } = await import('../../mcp/index.js');
       const { MCPGateway, openAuditLog, readGatewaySettings } = await import('../../gateway/index.js');
       const config = await loadServerConfig(options.config);
+      for (const warning of config.warnings) context.io.stderr(`warning: ${warning.message}\n`);
       // A gateway serves one fixed set: an entry it cannot read is the operator's to fix before it starts.
       const [invalid] = config.invalid;
       if (invalid !== undefined) throw invalid.error;
