@@ -195,6 +195,23 @@ describe('agentwire prompts', () => {
     });
   });
 
+  it('refuses a prompt the server does not list, as call refuses a tool (exit 2)', async () => {
+    expect(await runBuilt(['prompts', 'get', 'nope', ...server])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: server "server-everything" has no prompt "nope" (available: simple-prompt, args-prompt, completable-prompt, resource-prompt)\n',
+    });
+  });
+
+  it('refuses a prompt without its required argument before prompts/get (exit 2)', async () => {
+    expect(await runBuilt(['prompts', 'get', 'args-prompt', 'state=TX', ...server])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: prompt "args-prompt" needs the argument(s) city\n',
+    });
+  });
+
   it('refuses an argument that is not key=value before starting the server (exit 2)', async () => {
     const run = await runBuilt([
       'prompts',
