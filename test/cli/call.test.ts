@@ -116,13 +116,13 @@ describe('agentwire call against server-everything over stdio', () => {
         'the tools/call to reach the server',
       );
     } finally {
-      interrupt.abort(new Error('interrupted (SIGINT)'));
+      interrupt.abort(new Error('interrupted by SIGINT'));
     }
     const run = await running;
     expect(run.code).toBe(130);
     expect(run.stderr).toBe(
       'error: MCP server "server-everything": tools/call "trigger-long-running-operation" failed: ' +
-        'aborted (interrupted (SIGINT))\n',
+        'aborted (interrupted by SIGINT)\n',
     );
     expect(Date.now() - started).toBeLessThan(10_000);
   });

@@ -132,6 +132,14 @@ describe('a server that does not offer what a command asks for (capability fixtu
     });
   });
 
+  it('prints the empty completion for complete --json, and the line on stderr', async () => {
+    expect(await runBuilt(['complete', '--prompt', 'hello', 'name', '--json', ...toolsOnly])).toEqual({
+      code: 0,
+      stdout: '{\n  "values": []\n}\n',
+      stderr: 'server "stdio" offers no completions\n',
+    });
+  });
+
   it('prints [] for a list with --json, and the line on stderr', async () => {
     expect(await runBuilt(['prompts', 'list', '--json', ...toolsOnly])).toEqual({
       code: 0,

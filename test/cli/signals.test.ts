@@ -72,7 +72,11 @@ describe('agentwire stopped by a signal', () => {
     cli.kill('SIGINT');
     // The second signal is sent once the first has been handled (its line printed) and the server tree,
     // whose wrapper ignores SIGTERM, is still being stopped; two signals sent together could merge into one.
-    await waitUntil(() => stderr().includes('aborted (interrupted (SIGINT))'), 20_000, 'the first interrupt');
+    await waitUntil(
+      () => stderr().includes('aborted (interrupted by SIGINT)'),
+      20_000,
+      'the first interrupt',
+    );
     cli.kill('SIGINT');
     expect(await exited).toBe(130);
     await waitUntil(() => servers() === 0, 5_000, 'no server process left');
