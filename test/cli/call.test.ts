@@ -47,15 +47,14 @@ describe('agentwire call against server-everything over stdio', () => {
     expect(run.stdout).toBe(`${JSON.stringify(JSON.parse(run.stdout), null, 2)}\n`);
   });
 
-  it('exits 1 with the server text on stderr when the tool reports an error', async () => {
+  it('refuses a JSON argument of the wrong type before the server sees it (exit 2), as b=two is', async () => {
     const run = await cli(['call', '--stdio', EVERYTHING, 'get-sum', '{"a":1,"b":"two"}']);
     expect(run).toEqual({
-      code: 1,
+      code: 2,
       stdout: '',
-      stderr:
-        'error: tool "get-sum" reported an error: MCP error -32602: Input validation error: Invalid arguments for ' +
-        'tool get-sum: Invalid input: expected number, received string at b\n',
+      stderr: 'error: argument "b" of tool "get-sum" expects a number, got "two"\n',
     });
+  });
   });
 
   it('exits 2 naming the available tools when the tool does not exist', async () => {
