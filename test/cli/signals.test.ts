@@ -62,7 +62,7 @@ describe('agentwire stopped by a signal', () => {
     const { cli, exited, stderr, servers } = await startLongCall(marker);
     cli.kill(signal);
     expect(await exited).toBe(130);
-    expect(stderr()).toContain(`aborted (interrupted (${signal}))`);
+    expect(stderr()).toContain(`aborted (interrupted by ${signal})`);
     await waitUntil(() => servers() === 0, 10_000, 'no server process left');
   });
 
