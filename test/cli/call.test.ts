@@ -55,7 +55,6 @@ describe('agentwire call against server-everything over stdio', () => {
       stderr: 'error: argument "b" of tool "get-sum" expects a number, got "two"\n',
     });
   });
-  });
 
   it('exits 2 naming the available tools when the tool does not exist', async () => {
     const run = await cli(['call', '--stdio', EVERYTHING, 'no-such-tool']);
