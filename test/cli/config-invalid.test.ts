@@ -53,6 +53,19 @@ describe('a key agentwire does not read', () => {
       stderr: `warning: config ${file}: server "everything": unknown key "blocktools" ignored (did you mean "blockTools"?)\n`,
     });
   });
+
+  it('is named on stderr by the commands that use the entry: call, and not for an entry they leave alone', async () => {
+    const file = writeConfig('misspelt-two.json', {
+      everything: { command: process.execPath, args: [EVERYTHING_SCRIPT], blocktools: ['get-env'] },
+      other: { command: process.execPath, args: [EVERYTHING_SCRIPT], alowTools: ['echo'] },
+    });
+    const run = await cli(['call', '--config', file, '--server', 'everything', 'echo', '{"message":"ok"}']);
+    expect(run).toEqual({
+      code: 0,
+      stdout: 'Echo: ok\n',
+      stderr: `warning: config ${file}: server "everything": unknown key "blocktools" ignored (did you mean "blockTools"?)\n`,
+    });
+  });
 });
 
 describe('a config file with invalid entries', () => {
