@@ -88,6 +88,7 @@ export {
   type MCPCompletion,
   MCPConfigError,
   type MCPConfigErrorDetails,
+  type MCPConfigWarning,
   type MCPConnectOptions,
   type MCPCreateClientOptions,
   type MCPDpopOption,

@@ -9,6 +9,7 @@ import {
   getServerEntry,
   type MCPClient,
   MCPConfigError,
+  type MCPConfigWarning,
   type MCPServerConfig,
   type MCPServerEntry,
   type MCPTool,
@@ -62,7 +63,7 @@ export async function commandTarget(values: ServerOptionValues): Promise<ServerT
   const config = await loadConfigFile(values.config, inputs, names.length > 0 ? names : undefined);
   const name = names[0];
   const entry = name === undefined ? onlyEntry(config) : getServerEntry(config, name);
-  return configTarget(entry, values);
+  return configTarget(entry, values, config.warnings);
 }
 
 /**
@@ -96,7 +97,7 @@ export async function commandTargets(values: ServerListOptionValues): Promise<Se
   }
   const config = await loadConfigFile(values.config, inputs, names.length > 0 ? names : undefined);
   const entries = names.length > 0 ? namedEntries(config, names) : allEntries(config);
-  return [...direct, ...entries.map((entry) => configTarget(entry, values))];
+  return [...direct, ...entries.map((entry) => configTarget(entry, values, config.warnings))];
 }
 
 /**
@@ -110,8 +111,13 @@ export function exposedTools(client: MCPClient, target: ServerTarget): MCPTool[]
 }
 
 /** The target of a `--config` entry, with `--timeout` / `--connect-timeout` (ms) when given. */
-export function configTarget(entry: MCPServerEntry, timeouts: TargetTimeouts): ServerTarget {
-  return { kind: 'config', entry, ...targetTimeouts(timeouts) };
+export function configTarget(
+  entry: MCPServerEntry,
+  timeouts: TargetTimeouts,
+  fileWarnings: readonly MCPConfigWarning[] = [],
+): ServerTarget {
+  const warnings = fileWarnings.filter((warning) => warning.entry === entry.name);
+  return { kind: 'config', entry, ...targetTimeouts(timeouts), ...(warnings.length > 0 && { warnings }) };
 }
 
 /** The flags given that a configured server takes from its entry instead. */

@@ -23,7 +23,7 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const interrupt = new AbortController();
 const onSignal = (signal: NodeJS.Signals) => {
   if (interrupt.signal.aborted) process.exit(ExitCode.interrupted);
-  interrupt.abort(new Error(`interrupted (${signal})`));
+  interrupt.abort(new Error(`interrupted by ${signal}`));
 };
 for (const signal of SIGNALS) process.on(signal, onSignal);
 let readerGone = false;

@@ -77,9 +77,7 @@ function createProgram(io: CliIo): Command {
   program.hook('preAction', (_program, command) => {
     if (program.opts().verbose !== true) return;
     if (!command.options.some((option) => option.attributeName() === 'verbose'))
-      throw new UsageError(
-        `-v/--verbose does not apply to "${commandPath(command)}" (it talks to no server)`,
-      );
+      throw new UsageError(`-v/--verbose does not apply to "${commandPath(command)}" (it has no wire trace)`);
     command.setOptionValue('verbose', true);
   });
   return configureHelp(program);

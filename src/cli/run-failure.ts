@@ -40,7 +40,7 @@ export function describeRunFailure(error: unknown): RunFailure {
   return describeFailure(error);
 }
 
-/** ` (interrupted (SIGINT))` for the abort reason the CLI's entry point gives; empty when there is none. */
+/** ` (interrupted by SIGINT)` for the abort reason the CLI's entry point gives; empty when there is none. */
 function reasonOf(reason: unknown): string {
   if (reason instanceof Error && reason.message !== '') return ` (${singleLine(reason.message)})`;
   if (typeof reason === 'string' && reason !== '') return ` (${singleLine(reason)})`;

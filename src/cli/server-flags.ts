@@ -73,7 +73,12 @@ export function addServerOptions(command: Command, options: { repeatable?: boole
     )
     .option('--env <KEY=VALUE>', 'environment variable for the --stdio server (repeatable)', collect, [])
     .option('--cwd <dir>', 'working directory of the --stdio server')
-    .addOption(serverOption('--url <url>', 'connect to a remote server over Streamable HTTP'))
+    .addOption(
+      serverOption(
+        '--url <url>',
+        'connect to a remote server over Streamable HTTP, or the legacy HTTP+SSE transport',
+      ),
+    )
     .option('--header <"Name: value">', 'HTTP header for the --url server (repeatable)', collect, [])
     .addOption(
       new Option('--transport <mode>', 'HTTP transport for --url')

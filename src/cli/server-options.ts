@@ -14,6 +14,7 @@ import {
   createClient as createConfigClient,
   MCPClient,
   type MCPClientOptions,
+  type MCPConfigWarning,
   type MCPHttpServer,
   type MCPServerEntry,
   MCPServerUrlError,
@@ -54,6 +55,8 @@ export type ServerTarget = TargetTimeouts &
         kind: 'config';
         /** The entry, interpolated, with its `allowTools` / `blockTools`; its name names the client. */
         entry: MCPServerEntry;
+        /** The file's warnings about this entry (keys agentwire does not read), printed when it is used. */
+        warnings?: readonly MCPConfigWarning[];
       }
   );
 

@@ -91,6 +91,50 @@ export function typedArgs(
   return input;
 }
 
+/**
+ * A JSON object given as the tool's input (the `{…}` word or `-`), checked against the tool's schema as
+ * key=value words are: a key the schema does not know when it allows no other (`additionalProperties:
+ * false`), and a value not of its property's type, are refused with the same messages. Required
+ * properties are not checked here (`missingRequired` does, leaving those with a `default` to the server).
+ * @throws UsageError as {@link typedArgs} does.
+ */
+export function checkedArgs(
+  input: Record<string, unknown>,
+  schema: Record<string, unknown>,
+  tool: string,
+): Record<string, unknown> {
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  for (const [key, value] of Object.entries(input)) {
+    const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
+    if (property === undefined && schema.additionalProperties === false) {
+      const known = Object.keys(properties).join(', ') || 'none';
+      throw new UsageError(`tool "${tool}" has no parameter "${key}" (parameters: ${known})`);
+    }
+    const types = typesOf(property);
+    if (
+      types.size > 0 &&
+      !types.has(jsonTypeOf(value)) &&
+      !(types.has('number') && typeof value === 'number')
+    ) {
+      const text = typeof value === 'string' ? value : JSON.stringify(value);
+      throw new UsageError(
+        `argument "${key}" of tool "${tool}" expects ${describeTypes(types)}, got "${clip(text)}"`,
+      );
+    }
+  }
+  return input;
+}
+
+/** The JSON type of a parsed value (`integer` for a whole number). */
+function jsonTypeOf(value: unknown): JsonType {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'string') return 'string';
+  return 'object';
+}
+
 type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'object' | 'array';
 const JSON_TYPES = new Set<string>(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']);
 

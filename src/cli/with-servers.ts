@@ -136,6 +136,11 @@ export async function withServers<T>(
     io.stderr(text + spawnHint(error, targets) + (connecting ? stderrBlock(error, tails) : ''));
     return { error, exitCode: failure.exitCode };
   };
+  // Keys of an entry agentwire does not read (a misspelled `blockTools`, say) are told before it starts.
+  for (const target of targets) {
+    if (target.kind === 'config')
+      for (const warning of target.warnings ?? []) io.stderr(`warning: ${warning.message}\n`);
+  }
   // A connect failure is reported the moment it happens, not once its server is stopped.
   const reportedEarly = new Set<unknown>();
   for (const [index, client] of createClients(targets, options.clientOptions, io, tails).entries()) {

@@ -65,6 +65,7 @@ export type { MCPHttpServerEntry, MCPServerEntry, MCPStdioServerEntry } from './
 export {
   getServerEntry,
   loadServerConfig,
+  type MCPConfigWarning,
   type MCPInvalidServerEntry,
   type MCPLoadConfigOptions,
   type MCPServerConfig,

@@ -52,6 +52,28 @@ describe('agentwire call with key=value arguments', () => {
   ];
   const sent = () => readLog(log).find((message) => message.method === 'tools/call')?.params?.arguments;
 
+  it.each([
+    ['{"count":"x"}', 'error: argument "count" of tool "echo" expects a whole number, got "x"\n'],
+    ['{"count":1.5}', 'error: argument "count" of tool "echo" expects a whole number, got "1.5"\n'],
+    [
+      '{"count":3,"bogus":1}',
+      'error: tool "echo" has no parameter "bogus" (parameters: text, count, ratio, loud, tags, options, mode, limit, anything)\n',
+    ],
+  ])('checks a JSON object %s against the schema as key=value words, exit 2', async (json, stderr) => {
+    const run = await runBuilt(['call', ...stdio(), 'echo', json]);
+    expect(run).toEqual({ code: 2, stdout: '', stderr });
+    expect(sent()).toBeUndefined();
+  });
+
+  it('refuses count=x with the same words as the JSON object form', async () => {
+    const run = await runBuilt(['call', ...stdio(), 'echo', 'count=x']);
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: argument "count" of tool "echo" expects a whole number, got "x"\n',
+    });
+  });
+
   it("types each value by the tool's schema", async () => {
     const run = await runBuilt([
       'call',

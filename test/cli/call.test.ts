@@ -47,14 +47,12 @@ describe('agentwire call against server-everything over stdio', () => {
     expect(run.stdout).toBe(`${JSON.stringify(JSON.parse(run.stdout), null, 2)}\n`);
   });
 
-  it('exits 1 with the server text on stderr when the tool reports an error', async () => {
+  it('refuses a JSON argument of the wrong type before the server sees it (exit 2), as b=two is', async () => {
     const run = await cli(['call', '--stdio', EVERYTHING, 'get-sum', '{"a":1,"b":"two"}']);
     expect(run).toEqual({
-      code: 1,
+      code: 2,
       stdout: '',
-      stderr:
-        'error: tool "get-sum" reported an error: MCP error -32602: Input validation error: Invalid arguments for ' +
-        'tool get-sum: Invalid input: expected number, received string at b\n',
+      stderr: 'error: argument "b" of tool "get-sum" expects a number, got "two"\n',
     });
   });
 
@@ -116,13 +114,13 @@ describe('agentwire call against server-everything over stdio', () => {
         'the tools/call to reach the server',
       );
     } finally {
-      interrupt.abort(new Error('interrupted (SIGINT)'));
+      interrupt.abort(new Error('interrupted by SIGINT'));
     }
     const run = await running;
     expect(run.code).toBe(130);
     expect(run.stderr).toBe(
       'error: MCP server "server-everything": tools/call "trigger-long-running-operation" failed: ' +
-        'aborted (interrupted (SIGINT))\n',
+        'aborted (interrupted by SIGINT)\n',
     );
     expect(Date.now() - started).toBeLessThan(10_000);
   });

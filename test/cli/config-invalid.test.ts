@@ -41,6 +41,33 @@ afterEach(() => {
   expect(children(EVERYTHING_SCRIPT)).toEqual([]);
 });
 
+describe('a key agentwire does not read', () => {
+  it('is named on stderr with the nearest known key, once, and the entry still connects', async () => {
+    const file = writeConfig('misspelt.json', {
+      everything: { command: process.execPath, args: [EVERYTHING_SCRIPT], blocktools: ['get-env'] },
+    });
+    const run = await cli(['servers', '--config', file]);
+    expect(run).toEqual({
+      code: 0,
+      stdout: 'everything  stdio  connected  13 tools\n',
+      stderr: `warning: config ${file}: server "everything": unknown key "blocktools" ignored (did you mean "blockTools"?)\n`,
+    });
+  });
+
+  it('is named on stderr by the commands that use the entry: call, and not for an entry they leave alone', async () => {
+    const file = writeConfig('misspelt-two.json', {
+      everything: { command: process.execPath, args: [EVERYTHING_SCRIPT], blocktools: ['get-env'] },
+      other: { command: process.execPath, args: [EVERYTHING_SCRIPT], alowTools: ['echo'] },
+    });
+    const run = await cli(['call', '--config', file, '--server', 'everything', 'echo', '{"message":"ok"}']);
+    expect(run).toEqual({
+      code: 0,
+      stdout: 'Echo: ok\n',
+      stderr: `warning: config ${file}: server "everything": unknown key "blocktools" ignored (did you mean "blockTools"?)\n`,
+    });
+  });
+});
+
 describe('a config file with invalid entries', () => {
   it('lists the invalid entries as failed next to the good one with `servers`, and exits 3', async () => {
     const run = await cli(['servers', '--config', MIXED]);

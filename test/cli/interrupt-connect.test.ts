@@ -22,7 +22,7 @@ describe('interrupted while connecting', () => {
     const interrupt = new AbortController();
     const run = cli(['tools', '--stdio', silent(marker)], interrupt.signal);
     await waitUntil(() => children(marker).length === 1, 5000, 'the server to be spawned');
-    interrupt.abort(new Error('interrupted (SIGINT)'));
+    interrupt.abort(new Error('interrupted by SIGINT'));
     expect(await run).toEqual({ code: 130, stdout: '', stderr: 'error: interrupted while connecting\n' });
     expect(children(marker)).toEqual([]);
   });
@@ -40,7 +40,7 @@ describe('interrupted while connecting', () => {
     const interrupt = new AbortController();
     const run = cli(['call', '--url', fixture.url, 'echo'], interrupt.signal);
     await fixture.waitForRequest((request) => request.method === 'POST');
-    interrupt.abort(new Error('interrupted (SIGINT)'));
+    interrupt.abort(new Error('interrupted by SIGINT'));
     expect(await run).toEqual({ code: 130, stdout: '', stderr: 'error: interrupted while connecting\n' });
     await expect(released).resolves.toBeUndefined();
   });
@@ -54,7 +54,7 @@ describe('interrupted before connecting', () => {
     const marker = `agentwire-silent-${randomUUID()}`;
     const run = await cli(
       [command, ...rest, '--stdio', silent(marker)],
-      AbortSignal.abort(new Error('interrupted (SIGINT)')),
+      AbortSignal.abort(new Error('interrupted by SIGINT')),
     );
     expect(run).toEqual({ code: 130, stdout: '', stderr: 'error: interrupted before connecting\n' });
     expect(children(marker)).toEqual([]);

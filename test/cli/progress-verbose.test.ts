@@ -99,7 +99,7 @@ describe('--verbose', () => {
     expect(await runBuilt(['--verbose', 'auth', 'status'], { env: plainEnv() })).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: -v/--verbose does not apply to "auth status" (it talks to no server)\n',
+      stderr: 'error: -v/--verbose does not apply to "auth status" (it has no wire trace)\n',
     });
   }, 60_000);
 

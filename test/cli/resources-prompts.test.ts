@@ -132,6 +132,14 @@ describe('a server that does not offer what a command asks for (capability fixtu
     });
   });
 
+  it('prints the empty completion for complete --json, and the line on stderr', async () => {
+    expect(await runBuilt(['complete', '--prompt', 'hello', 'name', '--json', ...toolsOnly])).toEqual({
+      code: 0,
+      stdout: '{\n  "values": []\n}\n',
+      stderr: 'server "stdio" offers no completions\n',
+    });
+  });
+
   it('prints [] for a list with --json, and the line on stderr', async () => {
     expect(await runBuilt(['prompts', 'list', '--json', ...toolsOnly])).toEqual({
       code: 0,
@@ -192,6 +200,23 @@ describe('agentwire prompts', () => {
       messages: [
         { role: 'user', content: { type: 'text', text: 'This is a simple prompt without arguments.' } },
       ],
+    });
+  });
+
+  it('refuses a prompt the server does not list, as call refuses a tool (exit 2)', async () => {
+    expect(await runBuilt(['prompts', 'get', 'nope', ...server])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: server "server-everything" has no prompt "nope" (available: simple-prompt, args-prompt, completable-prompt, resource-prompt)\n',
+    });
+  });
+
+  it('refuses a prompt without its required argument before prompts/get (exit 2)', async () => {
+    expect(await runBuilt(['prompts', 'get', 'args-prompt', 'state=TX', ...server])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: prompt "args-prompt" needs the argument(s) city\n',
     });
   });
 

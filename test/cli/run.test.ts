@@ -262,10 +262,10 @@ describe('agentwire run against a fake Anthropic API', () => {
     const interrupt = new AbortController();
     const run = startCli(['run', 'Think.', '--tools', 'default', '--root', workspace], interrupt.signal);
     await waitUntil(() => run.stdout === 'Thinking about', 10_000, 'the first words of the model');
-    interrupt.abort(new Error('interrupted (SIGINT)'));
+    interrupt.abort(new Error('interrupted by SIGINT'));
     expect(await run.code).toBe(130);
     expect(run.stdout).toBe('Thinking about\n');
-    expect(run.stderr).toBe('error: the agent run was aborted (interrupted (SIGINT))\n');
+    expect(run.stderr).toBe('error: the agent run was aborted (interrupted by SIGINT)\n');
     await waitUntil(() => fake.abortedStreams === 1, 5000, 'the model stream to be closed');
   });
 
@@ -278,9 +278,9 @@ describe('agentwire run against a fake Anthropic API', () => {
       10_000,
       'both servers to be spawned',
     );
-    interrupt.abort(new Error('interrupted (SIGINT)'));
+    interrupt.abort(new Error('interrupted by SIGINT'));
     expect(await run.code).toBe(130);
-    expect(run.stderr).toBe('error: the agent run was aborted (interrupted (SIGINT))\n');
+    expect(run.stderr).toBe('error: the agent run was aborted (interrupted by SIGINT)\n');
     expect(run.stdout).toBe('');
     expect(fake.requests).toEqual([]);
     expect([...children(EVERYTHING_MARKER), ...children('sleep\u000030')]).toEqual([]);
@@ -322,9 +322,9 @@ describe('agentwire run against a fake Anthropic API', () => {
     );
     const servers = [...children(EVERYTHING_MARKER), ...children(SCRIPTED_MARKER)];
     expect(servers).toHaveLength(2);
-    interrupt.abort(new Error('interrupted (SIGINT)'));
+    interrupt.abort(new Error('interrupted by SIGINT'));
     expect(await run.code).toBe(130);
-    expect(run.stderr).toBe(`error: the agent run was aborted (interrupted (SIGINT))\n`);
+    expect(run.stderr).toBe(`error: the agent run was aborted (interrupted by SIGINT)\n`);
     expect(run.stdout).toMatch(
       /^Starting both\.\n▸ trigger-long-running-operation \[server-everything\] \{"duration":30,"steps":30\}\n▸ sleep \[scripted-server\] \{"ms":30000,"progressEveryMs":100\}\n/,
     );

@@ -85,6 +85,46 @@ describe('agentwire serve, refusals', () => {
   }, 20_000);
 });
 
+describe('agentwire serve, an entry that cannot be used', () => {
+  it('serves the good entry, warns of the other at start, and does not stop', async () => {
+    const config = path.join(dir, 'mixed.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          s: { command: process.execPath, args: [SCRIPTED] },
+          remote: {
+            url: 'https://mcp.example.com/mcp',
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: a configuration-file ${…} reference.
+            headers: { Authorization: 'Bearer ${AGENTWIRE_SERVE_CHECKS_UNSET}' },
+          },
+        },
+      }),
+    );
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, 'serve', '--stdio', '--config', config],
+      env: plainEnv() as Record<string, string>,
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const client = new Client({ name: 'serve-checks', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.some((tool) => tool.name.startsWith('s__'))).toBe(true);
+      expect(stderr).toContain(
+        `warning: config ${config}: server "remote": "headers.Authorization" uses \${AGENTWIRE_SERVE_CHECKS_UNSET}, which is not set in the environment\n`,
+      );
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+});
+
 describe('agentwire serve, an upstream that dies', () => {
   it("writes the upstream's stderr to its own stderr; the client's error names only the exit code", async () => {
     const STDERR = 'Error: cannot open /srv/private/billing.sqlite';

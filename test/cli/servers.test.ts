@@ -126,7 +126,7 @@ describe('agentwire servers --config', () => {
 
   it('exits 130 without connecting when interrupted before it starts', async () => {
     const interrupt = new AbortController();
-    interrupt.abort(new Error('interrupted (SIGINT)'));
+    interrupt.abort(new Error('interrupted by SIGINT'));
     const run = await cli(['servers', '--config', SERVERS], interrupt.signal);
     expect(run).toEqual({ code: 130, stdout: '', stderr: 'error: interrupted before connecting\n' });
   });
@@ -138,7 +138,7 @@ describe('agentwire servers --config', () => {
     try {
       await waitUntil(() => children(SILENT_MARKER).length === 1, 20_000, 'the silent server to start');
     } finally {
-      interrupt.abort(new Error('interrupted (SIGINT)'));
+      interrupt.abort(new Error('interrupted by SIGINT'));
     }
     const run = await running;
     expect(run).toEqual({ code: 130, stdout: '', stderr: 'error: interrupted while connecting\n' });

@@ -62,7 +62,7 @@ describe('agentwire stopped by a signal', () => {
     const { cli, exited, stderr, servers } = await startLongCall(marker);
     cli.kill(signal);
     expect(await exited).toBe(130);
-    expect(stderr()).toContain(`aborted (interrupted (${signal}))`);
+    expect(stderr()).toContain(`aborted (interrupted by ${signal})`);
     await waitUntil(() => servers() === 0, 10_000, 'no server process left');
   });
 
@@ -72,7 +72,11 @@ describe('agentwire stopped by a signal', () => {
     cli.kill('SIGINT');
     // The second signal is sent once the first has been handled (its line printed) and the server tree,
     // whose wrapper ignores SIGTERM, is still being stopped; two signals sent together could merge into one.
-    await waitUntil(() => stderr().includes('aborted (interrupted (SIGINT))'), 20_000, 'the first interrupt');
+    await waitUntil(
+      () => stderr().includes('aborted (interrupted by SIGINT)'),
+      20_000,
+      'the first interrupt',
+    );
     cli.kill('SIGINT');
     expect(await exited).toBe(130);
     await waitUntil(() => servers() === 0, 5_000, 'no server process left');

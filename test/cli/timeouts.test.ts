@@ -71,7 +71,7 @@ describe('timeouts and interrupts are reported at once', () => {
     );
     cli.child.kill('SIGINT');
     const line =
-      'error: MCP server "stdio-wrapper.sh": tools/call "sleep" failed: aborted (interrupted (SIGINT))\n';
+      'error: MCP server "stdio-wrapper.sh": tools/call "sleep" failed: aborted (interrupted by SIGINT)\n';
     expect(await cli.onStderr(line, () => running(marker, cli.child.pid))).toBeGreaterThan(0);
     expect(await cli.exited).toBe(130);
     expect(cli.stderr()).toBe(line);
@@ -204,7 +204,7 @@ describe('a cancelled HTTP call', () => {
     expect(cli.stderr()).toBe(
       'error: MCP server "127.0.0.1:' +
         new URL(proxy.url).port +
-        '": tools/call "trigger-long-running-operation" failed: aborted (interrupted (SIGINT))\n',
+        '": tools/call "trigger-long-running-operation" failed: aborted (interrupted by SIGINT)\n',
     );
   }, 30_000);
 });

@@ -4,7 +4,7 @@ import type { MCPTask } from '../../mcp/index.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode } from '../io.js';
 import { addServerOptions, type ServerOptionValues } from '../server-flags.js';
-import { parseToolArgs, readStdin, stdinArgs, typedArgs } from '../tool-args.js';
+import { checkedArgs, parseToolArgs, readStdin, stdinArgs, typedArgs } from '../tool-args.js';
 import { UsageError } from '../usage-error.js';
 
 interface CallOptions extends ServerOptionValues {
@@ -48,7 +48,7 @@ export function registerCallCommand(program: Command, context: CommandContext): 
       const input =
         args.kind === 'pairs'
           ? typedArgs(args.pairs, definition.inputSchema, tool)
-          : (given ?? (args.kind === 'object' ? args.value : {}));
+          : checkedArgs(given ?? (args.kind === 'object' ? args.value : {}), definition.inputSchema, tool);
       const missing = missingRequired(input, definition.inputSchema);
       if (missing.length > 0) {
         throw new UsageError(`tool "${tool}" needs the argument(s) ${missing.join(', ')}`);

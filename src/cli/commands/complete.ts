@@ -23,14 +23,14 @@ interface CompleteOptions extends ServerOptionValues {
  * none), and when the server has more than it sent, `(<n> of <total>)` or `(more available)` on stderr;
  * `--json`: the `completion` object (`values`, `total`, `hasMore`). Of a server that does not declare
  * `completions`, nothing is asked: it says `server "<name>" offers no completions` (exit 0; with `--json`, on
- * stderr).
+ * stderr, and `{"values":[]}` on stdout).
  */
 export function registerCompleteCommand(program: Command, context: CommandContext): void {
   const command = program
     .command('complete')
     .description("suggest values for a prompt's argument or a resource template's variable")
     .argument('<argument>', 'the argument (or template variable) to complete')
-    .argument('[value]', 'what is typed so far (default: nothing)', '')
+    .argument('[value]', 'what is typed so far', '')
     .option('--prompt <name>', 'complete an argument of this prompt')
     .option('--resource <uri-template>', 'complete a variable of this resource template')
     .option(
@@ -46,7 +46,8 @@ export function registerCompleteCommand(program: Command, context: CommandContex
     const offered = await requestOffered(options, context.io, 'completions', (client, request) =>
       client.complete(params, request),
     );
-    if ('server' in offered) return sayOffersNone(context.io, offered.server, 'completions', options);
+    if ('server' in offered)
+      return sayOffersNone(context.io, offered.server, 'completions', { ...options, empty: { values: [] } });
     const completion = offered.value;
     if (options.json) {
       context.io.stdout(toJson(completion));

@@ -47,9 +47,23 @@ export function registerPromptsCommand(program: Command, context: CommandContext
     const args = Object.fromEntries(parsePairs(words, 'the prompt arguments'));
     const { formatPromptMessages } = await import('../resource-output.js');
     const { requestOffered, sayOffersNone } = await import('../offered.js');
-    const result = await requestOffered(options, context.io, 'prompts', (client, request) =>
-      client.getPrompt(name, args, request),
-    );
+    const { UsageError } = await import('../usage-error.js');
+    const result = await requestOffered(options, context.io, 'prompts', async (client, request) => {
+      // Checked against prompts/list before prompts/get, as `call` checks a tool and its arguments.
+      const listed = await client.listPrompts(request);
+      const prompt = listed.find((one) => one.name === name);
+      if (prompt === undefined) {
+        const available =
+          listed.length === 0 ? 'it has no prompts' : `available: ${listed.map((p) => p.name).join(', ')}`;
+        throw new UsageError(`server "${client.name}" has no prompt "${name}" (${available})`);
+      }
+      const missing = (prompt.arguments ?? [])
+        .filter((argument) => argument.required === true && !Object.hasOwn(args, argument.name))
+        .map((argument) => argument.name);
+      if (missing.length > 0)
+        throw new UsageError(`prompt "${name}" needs the argument(s) ${missing.join(', ')}`);
+      return client.getPrompt(name, args, request);
+    });
     if ('server' in result) return sayOffersNone(context.io, result.server, 'prompts', options);
     context.io.stdout(options.json ? toJson(result.value) : formatPromptMessages(result.value));
   });

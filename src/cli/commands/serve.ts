@@ -76,9 +76,13 @@ export function registerServeCommand(program: Command, context: CommandContext):
       const { loadServerConfig } = await import('../../mcp/index.js');
       const { MCPGateway, openAuditLog, readGatewaySettings } = await import('../../gateway/index.js');
       const config = await loadServerConfig(options.config);
-      // A gateway serves one fixed set: an entry it cannot read is the operator's to fix before it starts.
+      for (const warning of config.warnings) context.io.stderr(`warning: ${warning.message}\n`);
+      // One rule with `servers` / `run` / `MCPServers`: an entry that cannot be used (an unset secret, a
+      // field of the wrong type) does not stop the others; it is served as `failed` (its reason in /status)
+      // and named at start. With no usable entry at all there is nothing to serve: the first error stops it.
       const [invalid] = config.invalid;
-      if (invalid !== undefined) throw invalid.error;
+      if (invalid !== undefined && config.servers.length === 0) throw invalid.error;
+      for (const { error } of config.invalid) context.io.stderr(`warning: ${error.message}\n`);
       const settings = readGatewaySettings(config.source);
       const io = context.io;
       let token: string | undefined;

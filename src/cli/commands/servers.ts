@@ -60,6 +60,7 @@ export function registerServersCommand(program: Command, context: CommandContext
       const { loadServerConfig } = await import('../../mcp/index.js');
       const { parseInputPairs } = await import('../host-configs/inputs.js');
       const config = await loadServerConfig(options.config, { inputs: parseInputPairs(options.input ?? []) });
+      for (const warning of config.warnings) context.io.stderr(`warning: ${warning.message}\n`);
       const connectTimeout = options.connectTimeout ?? options.timeout;
       const { rows: enabled, hints } = await connectEach(
         config,

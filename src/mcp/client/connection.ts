@@ -254,21 +254,23 @@ export class Connection {
   async #establishOnce(signal: AbortSignal, committed?: () => void): Promise<void> {
     const host = this.#host;
     const { options } = host;
-    const requestOptions: RequestOptions = {
-      signal,
-      timeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    };
-    const session = await this.#openSession(requestOptions);
+    // The connect timeout is one deadline for the whole connect: probe, `initialize`, first tool list.
+    const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const deadline = performance.now() + connectTimeoutMs;
+    const left = () => Math.max(1, Math.ceil(deadline - performance.now()));
+    const requestOptions: RequestOptions = { signal, timeoutMs: connectTimeoutMs };
+    const session = await this.#openSession(requestOptions, left);
     try {
       const cache = this.#host.cacheFor(session);
-      const definitions = await discoverTools(session, { ...requestOptions, cache }, host.name, host.events);
+      const listOptions = { ...requestOptions, timeoutMs: left(), cache };
+      const definitions = await discoverTools(session, listOptions, host.name, host.events);
       const listen = listenOf(session);
       if (listen !== undefined && !(await settlesWithin(listen.ready, LISTEN_ACK_CONNECT_WAIT_MS)))
         void listen.ready.then(() => {
           if (this.#session === session) this.#host.toolListChanged(session);
         });
       if (options.logLevel && offers(session, 'logging/setLevel'))
-        await session.setLogLevel(options.logLevel, requestOptions);
+        await session.setLogLevel(options.logLevel, { ...requestOptions, timeoutMs: left() });
       if (signal.aborted) throw this.notConnected('connect', 'disconnect() was called while connecting');
       this.#session = session;
       committed?.();
@@ -282,7 +284,7 @@ export class Connection {
   }
 
   /** The `initialize` handshake through each of the plan's transports in turn, until one is not refused. */
-  async #openSession(options: RequestOptions): Promise<Session> {
+  async #openSession(options: RequestOptions, left: () => number): Promise<Session> {
     const host = this.#host;
     const clientInfo = {
       name: host.options.clientName ?? 'agentwire',
@@ -316,7 +318,7 @@ export class Connection {
           clientInfo,
           createTransport: candidate.create,
           hooks,
-          request: options,
+          request: refused ? { ...options, timeoutMs: left() } : options,
           given: {
             ...host.features(),
             resourceSubscriptions: () => this.subscriptions.list(),

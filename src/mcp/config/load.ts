@@ -14,6 +14,7 @@
  * unknown entry keys are ignored (not those inside `auth`, agentwire's own field). agentwire adds two optional entry keys of its own, `allowTools` and
  * `blockTools` (see {@link MCPToolFilter}).
  */
+
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,7 @@ import { isRecord } from '../../core/json.js';
 import { MCPConfigError } from '../protocol/errors.js';
 import { type MCPServerEntry, parseServerEntry } from './entry.js';
 import { parseConfigText } from './text.js';
+import { type MCPConfigWarning, unknownKeyWarnings } from './unknown-keys.js';
 
 export type {
   MCPHttpServerEntry,
@@ -29,6 +31,7 @@ export type {
   MCPStdioServerEntry,
 } from './entry.js';
 export type { MCPToolFilter } from './tool-filter.js';
+export type { MCPConfigWarning } from './unknown-keys.js';
 
 /** A loaded configuration. */
 export interface MCPServerConfig {
@@ -47,6 +50,12 @@ export interface MCPServerConfig {
    * `MCPServers.fromConfig` reports it as a failed server.
    */
   invalid: MCPInvalidServerEntry[];
+  /**
+   * The keys of enabled entries that agentwire does not read, in the file's order: ignored (other hosts
+   * keep keys of their own in the same files), each with the nearest known key when it looks misspelt.
+   * A host prints them once per load (the CLI on stderr).
+   */
+  warnings: MCPConfigWarning[];
 }
 
 /** An enabled entry of a configuration that cannot be used, and why. */
@@ -104,8 +113,10 @@ export function parseServerConfig(value: unknown, options: MCPLoadConfigOptions 
   const servers: MCPServerEntry[] = [];
   const disabled: string[] = [];
   const invalid: MCPInvalidServerEntry[] = [];
+  const warnings: MCPConfigWarning[] = [];
   for (const [name, raw] of Object.entries(entries)) {
     if (name === '') throw fileError(source, `"${format}" has an entry with an empty name`);
+    if (isRecord(raw) && raw.disabled !== true) warnings.push(...unknownKeyWarnings(source, name, raw));
     let entry: MCPServerEntry | undefined;
     try {
       entry = parseServerEntry(raw, { file: source, entry: name, scope, baseDir: options.baseDir });
@@ -117,7 +128,7 @@ export function parseServerConfig(value: unknown, options: MCPLoadConfigOptions 
     if (entry) servers.push(entry);
     else disabled.push(name);
   }
-  return { source, format, servers, disabled, invalid };
+  return { source, format, servers, disabled, invalid, warnings };
 }
 
 /** The directory VS Code would call the workspace folder of a config file. */

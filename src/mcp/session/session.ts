@@ -111,6 +111,8 @@ export class Session {
     const protocolVersion = era.protocolVersion ?? 'auto';
     const capabilities = clientCapabilities(eraHandlers(given, false));
     const context = { method: 'initialize', signal: request.signal, timeoutMs: request.timeoutMs };
+    // `request.timeoutMs` is one deadline for the probe and `initialize` together (negotiate.ts).
+    const deadline = performance.now() + (request.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     const { wire, prior } = await negotiateOrFail(
       {
         server,
@@ -148,7 +150,11 @@ export class Session {
     answerServerRequests(sdk, server, features, session.#elicitations);
     wire.sdk.startWithin(request.signal);
     try {
-      await sdk.connect(wire.sdk, { ...sdkOptions(request), ...(prior && { prior }) });
+      const left = Math.max(1, Math.ceil(deadline - performance.now()));
+      await sdk.connect(wire.sdk, {
+        ...sdkOptions({ ...request, timeoutMs: left }),
+        ...(prior && { prior }),
+      });
     } catch (error) {
       const failure = refusedVersion(error, server, protocolVersion) ?? session.#fail(error, context);
       hooks.onOpenFailed?.(failure);

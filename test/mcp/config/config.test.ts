@@ -62,6 +62,15 @@ describe('loadServerConfig: Claude Desktop / Cursor format', () => {
       format: 'mcpServers',
       disabled: ['retired'],
       invalid: [],
+      warnings: [
+        {
+          file: CLAUDE,
+          entry: 'legacy',
+          key: 'note',
+          suggestion: undefined,
+          message: `config ${CLAUDE}: server "legacy": unknown key "note" ignored`,
+        },
+      ],
       servers: [
         {
           name: 'filesystem',
@@ -136,6 +145,7 @@ describe('loadServerConfig: VS Code format', () => {
       format: 'servers',
       disabled: [],
       invalid: [],
+      warnings: [],
       servers: [
         {
           name: 'local',
@@ -435,6 +445,7 @@ describe('parseServerConfig: entries that load', () => {
       servers: [],
       disabled: ['off'],
       invalid: [],
+      warnings: [],
     });
   });
 
@@ -487,6 +498,31 @@ describe('one invalid entry among good ones', () => {
   it('still throws for a file that is unusable as a whole', () => {
     const error = configError(() => parseServerConfig({ mcpServers: [] }, { source: 'mix.json' }));
     expect(error.message).toBe('config mix.json: "mcpServers" must be an object');
+  });
+});
+
+describe('keys agentwire does not read', () => {
+  it('warns of each, naming the file, the server, the key and the nearest known key; the entry loads', () => {
+    const config = parseServerConfig(
+      {
+        mcpServers: {
+          everything: { command: 'npx', blocktools: ['get-env'], autoApprove: ['echo'], color: 'red' },
+          off: { command: 'npx', disabled: true, blocktool: ['x'] },
+        },
+      },
+      { source: 'gw.json' },
+    );
+    expect(config.servers.map((entry) => entry.name)).toEqual(['everything']);
+    expect(config.warnings.map((warning) => warning.message)).toEqual([
+      'config gw.json: server "everything": unknown key "blocktools" ignored (did you mean "blockTools"?)',
+      'config gw.json: server "everything": unknown key "color" ignored',
+    ]);
+    expect(config.warnings[0]).toMatchObject({
+      file: 'gw.json',
+      entry: 'everything',
+      key: 'blocktools',
+      suggestion: 'blockTools',
+    });
   });
 });
 

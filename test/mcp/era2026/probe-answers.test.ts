@@ -12,6 +12,7 @@
  * - the verdict is kept per origin or command line: the next connect sends no probe.
  */
 
+import { writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MCPClient, type MCPClientOptions } from '../../../src/mcp/client/client.js';
 import type { MCPWireMessage } from '../../../src/mcp/client/wire-tap.js';
@@ -235,6 +236,50 @@ describe('the probe over stdio, the scripted server', () => {
     expect(took).toBeGreaterThanOrEqual(290);
     expect(took).toBeLessThan(5_000);
     expect(methods().slice(0, 2)).toEqual(['server/discover', 'initialize']);
+  });
+
+  it('keeps connectTimeoutMs one deadline: a server that ignores the probe connects within it', async () => {
+    const { spec, methods } = server('silent');
+    const seen: MCPWireMessage[] = [];
+    const options = { connectTimeoutMs: 2_000, onWireMessage: (m: MCPWireMessage) => seen.push(m) };
+    const mcp = track(MCPClient.fromStdio(spec, options));
+    const started = performance.now();
+    await mcp.connect();
+    expect(performance.now() - started).toBeLessThan(2_000);
+    // The probe waited at most half of the connect timeout (not probeTimeoutMs' 5000, nor the whole 2000).
+    const failure = seen.find((m) => m.direction === 'fail')?.failure ?? '';
+    const bound = Number(/^no answer within (\d+) ms$/.exec(failure)?.[1]);
+    expect(bound).toBeGreaterThan(0);
+    expect(bound).toBeLessThanOrEqual(1_000);
+    expect(methods().slice(0, 2)).toEqual(['server/discover', 'initialize']);
+  });
+
+  it('fails a server that never answers within connectTimeoutMs, probe and initialize together', async () => {
+    const dir = tempDir('probe-mute-');
+    try {
+      const script = `${dir.dir}/mute.mjs`;
+      writeFileSync(script, 'process.stdin.resume();\n');
+      const seen: MCPWireMessage[] = [];
+      const mcp = track(
+        MCPClient.fromStdio(
+          { command: process.execPath, args: [script] },
+          { connectTimeoutMs: 2_000, onWireMessage: (m) => seen.push(m) },
+        ),
+      );
+      const started = performance.now();
+      const error = await mcp.connect().catch((e: unknown) => e);
+      const took = performance.now() - started;
+      expect(error).toBeInstanceOf(MCPCallError);
+      expect(error).toMatchObject({ kind: 'timeout', method: 'initialize', timeoutMs: 2_000 });
+      const failure = seen.find((m) => m.direction === 'fail')?.failure ?? '';
+      const bound = Number(/^no answer within (\d+) ms$/.exec(failure)?.[1]);
+      expect(bound).toBeGreaterThan(0);
+      expect(bound).toBeLessThanOrEqual(1_000);
+      // One deadline (probe + initialize), not the connect timeout twice; loose: an upper bound only.
+      expect(took).toBeLessThan(2_000 + 1_500);
+    } finally {
+      dir.remove();
+    }
   });
 
   it('keeps the verdict for the command line: a reconnect sends no probe and does not wait again', async () => {

@@ -15,8 +15,9 @@
  *   specific error code"), a result that is no `DiscoverResult`, over HTTP any status (5xx included) whose
  *   body holds no recognized modern error, an HTML or empty body, a response stream closed before the
  *   answer; over stdio, no answer within the probe's bound ({@link DEFAULT_PROBE_TIMEOUT_MS}, `probeTimeoutMs`,
- *   apart from the connect timeout: a server that ignores unknown requests costs that bound once, not the
- *   connect timeout twice). A server process that died on the probe is started again, once.
+ *   at most half of what is left of the connect timeout: the connect timeout is one deadline for the probe,
+ *   `initialize` and the first tool list, and a server that ignores unknown requests still has the rest
+ *   for `initialize`). A server process that died on the probe is started again, once.
  * What is not an answer fails the connect as it would fail `initialize`: over HTTP a 401 or 403 (OAuth's),
  * no connection at all (refused, no such host), or no answer within the connect timeout. The verdict goes to the SDK through
  * its public `connect(transport, { prior })`: `{ kind: 'modern', discover }` adopts the result with no more
@@ -104,9 +105,15 @@ export interface NegotiationRequest {
   protocolVersion: MCPProtocolVersionOption;
   clientInfo: Implementation;
   capabilities: Record<string, object>;
-  /** The connect timeout in ms: the bound on each HTTP probe, and on a stdio one with `probeTimeoutMs`. */
+  /**
+   * The connect timeout in ms: one deadline for the whole connect, counted from the call of {@link negotiate}.
+   * An HTTP probe may use what is left of it; a stdio probe at most half of what is left (see {@link probeBound}).
+   */
   timeoutMs: number;
-  /** Bound on a stdio probe's answer in ms (the smaller of it and `timeoutMs` applies). Default {@link DEFAULT_PROBE_TIMEOUT_MS}. */
+  /**
+   * Bound on a stdio probe's answer in ms, within half of what is left of `timeoutMs` (so that a legacy
+   * server's `initialize` has the rest). Default {@link DEFAULT_PROBE_TIMEOUT_MS}.
+   */
   probeTimeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
   /** The modern revisions offered, most preferred first. Default {@link MODERN_PROTOCOL_VERSIONS}. */
@@ -159,6 +166,7 @@ export async function negotiateOrFail(
  *   (`spawn`, `http`, `transport`, `timeout` on HTTP) and `aborted` when `signal` fired.
  */
 export async function negotiate(request: NegotiationRequest): Promise<Negotiated> {
+  const deadline = performance.now() + request.timeoutMs;
   const wire = new Wire(request.createTransport(), request.wireHooks);
   const pin = request.protocolVersion;
   if (pin !== 'auto' && !isModernVersion(pin)) return { wire, prior: { kind: 'legacy' } };
@@ -177,7 +185,7 @@ export async function negotiate(request: NegotiationRequest): Promise<Negotiated
     return { wire, prior: { kind: 'modern', discover: knownModern.discover } };
   await wire.start();
   try {
-    const negotiated = await probe(wire, request, pin, modern, knownModern?.version);
+    const negotiated = await probe(wire, request, pin, modern, knownModern?.version, deadline);
     const verdict = verdictOf(negotiated.prior, modern);
     if (verdict) request.verdict?.set(verdict);
     return negotiated;
@@ -194,6 +202,7 @@ async function probe(
   pin: MCPProtocolVersionOption,
   modern: readonly string[],
   agreed: string | undefined,
+  deadline: number,
 ): Promise<Negotiated> {
   const legacy = (): Negotiated => {
     if (pin !== 'auto') throw notModern(request, pin);
@@ -204,7 +213,7 @@ async function probe(
   // A revision agreed before (era-verdict.ts) goes first: no -32022 correction round again.
   let version = agreed ?? modern[0] ?? MODERN_PROTOCOL_VERSIONS[0];
   for (let attempt = 0; attempt < 2; attempt++) {
-    const outcome = await probeOnce(wire, answers, version, request);
+    const outcome = await probeOnce(wire, answers, version, request, probeBound(request, deadline));
     if (request.signal?.aborted) throw request.signal.reason;
     switch (outcome.kind) {
       case 'result': {
@@ -255,6 +264,7 @@ function probeOnce(
   answers: ProbeAnswers,
   version: string,
   request: NegotiationRequest,
+  bound: number,
 ): Promise<Outcome> {
   probes += 1;
   const id = `${PROBE_ID_PREFIX}${probes}`;
@@ -273,7 +283,6 @@ function probeOnce(
   };
   return new Promise<Outcome>((resolve) => {
     let settled = false;
-    const bound = probeBound(request);
     const settle = (outcome: Outcome) => {
       if (settled) return;
       settled = true;
@@ -330,10 +339,16 @@ class ProbeAnswers implements Correlator {
   }
 }
 
-/** How long one probe waits for its answer: over stdio the probe's own bound, over HTTP the connect timeout. */
-function probeBound(request: NegotiationRequest): number {
-  if (request.probe !== 'stdio') return request.timeoutMs;
-  return Math.min(request.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, request.timeoutMs);
+/**
+ * How long one probe waits for its answer, the connect timeout being one deadline for the whole connect:
+ * over HTTP what is left of it (no answer is an error there); over stdio the probe's own bound, but at most
+ * half of what is left, so that a legacy server, which may ignore the probe (MCP spec 2026-07-28,
+ * "Transports > stdio > Backward Compatibility"), has the other half for `initialize`.
+ */
+export function probeBound(request: NegotiationRequest, deadline: number): number {
+  const left = Math.max(0, Math.ceil(deadline - performance.now()));
+  if (request.probe !== 'stdio') return left;
+  return Math.min(request.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, Math.floor(left / 2));
 }
 
 /**

@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { StdioTransport } from '../../../../src/mcp/transports/stdio/stdio-transport.js';
+import { processesMatching } from '../../../fixtures/processes.js';
 import {
   closeAll,
   connect,
@@ -30,16 +31,42 @@ import {
   waitFor,
 } from './helpers.js';
 
-afterEach(closeAll);
+/** Every wrapped transport of the running test, and its marker, for the cleanup. */
+const started = new Set<StdioTransport>();
+const markers = new Set<string>();
+/** Set when a test ended (passed, failed or timed out): its loops start nothing more. */
+let ended = false;
+
+afterEach(async () => {
+  ended = true;
+  // Even when a test timed out with cycles in flight: close what it started, then SIGKILL any process
+  // of its markers still there (a wrapper ignores SIGTERM), so that nothing outlives the test.
+  await Promise.all([...started].map((transport) => transport.close()));
+  started.clear();
+  for (const marker of markers)
+    for (const { pid } of processesMatching(marker)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  markers.clear();
+  await closeAll();
+  ended = false;
+});
 
 /** The fixture server run through the SIGTERM-ignoring wrapper, so the server is our grandchild. */
 function wrapped(marker: string, options: { closeGraceMs: number }): StdioTransport {
-  return new StdioTransport({
+  markers.add(marker);
+  const transport = new StdioTransport({
     command: '/bin/sh',
     args: [WRAPPER, process.execPath, FIXTURE, marker],
     serverName: 'wrapped',
     closeGraceMs: options.closeGraceMs,
   });
+  started.add(transport);
+  return transport;
 }
 
 describe('StdioTransport process tree', () => {
@@ -56,7 +83,7 @@ describe('StdioTransport process tree', () => {
       expect(transport.closeInfo?.kind).toBe('not_connected');
     };
     // Four at a time: enough to keep the test short, few enough for a shared two-core machine.
-    for (let batch = 0; batch < 100; batch += 4) {
+    for (let batch = 0; batch < 100 && !ended; batch += 4) {
       await Promise.all([0, 1, 2, 3].map((offset) => cycle(batch + offset)));
     }
     expect(groups.size).toBe(100);

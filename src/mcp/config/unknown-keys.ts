@@ -1,0 +1,82 @@
+/**
+ * Keys of a server entry that agentwire does not read. Configuration files are shared with other hosts,
+ * which keep keys of their own in the same entries, so an unknown key is no error: it is reported as a
+ * {@link MCPConfigWarning}, with the nearest known key when it looks like a misspelling of one (a
+ * `"blocktools"` that would otherwise be ignored, and its tools served).
+ */
+import { distance } from 'fastest-levenshtein';
+
+/** Every key of a server entry that agentwire reads. */
+export const ENTRY_KEYS: readonly string[] = [
+  'type',
+  'disabled',
+  'command',
+  'args',
+  'env',
+  'envFile',
+  'cwd',
+  'url',
+  'headers',
+  'dpop',
+  'auth',
+  'allowTools',
+  'blockTools',
+  'maxConcurrentCalls',
+  'lazy',
+  'deferLoading',
+  'toolOptions',
+  'toolList',
+];
+
+/** Keys other hosts keep in the same entries (Cline, Roo Code, VS Code): theirs, not misspellings. */
+const OTHER_HOSTS_KEYS: readonly string[] = ['autoApprove', 'alwaysAllow', 'timeout', 'description'];
+
+/** Largest edit distance between a key given and a known one for the known one to be suggested. */
+const SUGGESTION_DISTANCE = 2;
+
+/** A key of a server entry that agentwire does not read, and is ignored. */
+export interface MCPConfigWarning {
+  /** The file's path, or the `source` label of an in-memory object. */
+  file: string;
+  /** The entry's key under `mcpServers` / `servers`. */
+  entry: string;
+  /** The key not read. */
+  key: string;
+  /** The known key nearest to `key`, when it is close enough to be a misspelling of it. */
+  suggestion: string | undefined;
+  /** `config <file>: server "<entry>": unknown key "<key>" ignored (did you mean "<suggestion>"?)`. */
+  message: string;
+}
+
+/** A key compared without case, `_` and `-`. */
+function normalized(key: string): string {
+  return key.toLowerCase().replace(/[_-]/g, '');
+}
+
+/** The known key nearest to `key`, when it is within {@link SUGGESTION_DISTANCE} edits. */
+function nearestKey(key: string): string | undefined {
+  let best: string | undefined;
+  let bestDistance = SUGGESTION_DISTANCE + 1;
+  for (const candidate of ENTRY_KEYS) {
+    const edits = distance(normalized(key), normalized(candidate));
+    if (edits < bestDistance) [best, bestDistance] = [candidate, edits];
+  }
+  return best;
+}
+
+/** The warnings for the keys of entry `entry` (its raw object) of `file` that agentwire does not read. */
+export function unknownKeyWarnings(
+  file: string,
+  entry: string,
+  raw: Record<string, unknown>,
+): MCPConfigWarning[] {
+  const warnings: MCPConfigWarning[] = [];
+  for (const key of Object.keys(raw)) {
+    if (ENTRY_KEYS.includes(key) || OTHER_HOSTS_KEYS.includes(key)) continue;
+    const suggestion = nearestKey(key);
+    const hint = suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`;
+    const message = `config ${file}: server "${entry}": unknown key "${key}" ignored${hint}`;
+    warnings.push({ file, entry, key, suggestion, message });
+  }
+  return warnings;
+}
