@@ -189,6 +189,7 @@ describe('public API', () => {
         'MCPCallErrorKind',
         'MCPConfigError',
         'MCPConfigErrorDetails',
+        'MCPConfigWarning',
         'MCPServerUrlError',
         'MCPServerUrlProblem',
         'MCPToolError',

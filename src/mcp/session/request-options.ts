@@ -41,3 +41,12 @@ export interface RequestCache {
   /** The cached result of `method` with `params` while fresh, else `send()`'s, stored when cacheable. */
   through<T>(method: string, params: Record<string, unknown>, send: () => Promise<T>): Promise<T>;
 }
+
+/**
+ * One deadline `timeoutMs` from now, for several requests in turn (the connect's probe and `initialize`
+ * share the connect timeout, negotiate.ts): the function returns the milliseconds left, at least 1.
+ */
+export function timeLeft(timeoutMs: number): () => number {
+  const deadline = performance.now() + timeoutMs;
+  return () => Math.max(1, Math.ceil(deadline - performance.now()));
+}

@@ -48,7 +48,7 @@ import { withOfferedExtensions } from './negotiation/extensions.js';
 import { refusedVersion } from './negotiation/handover.js';
 import { negotiateOrFail } from './negotiation/negotiate.js';
 import { walkPages } from './pagination.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './request-options.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions, timeLeft } from './request-options.js';
 import type { SessionOpenOptions } from './session-options.js';
 import { withTasksDeclared } from './tasks/tasks-modern.js';
 import { SessionTasks, type TaskCallOptions } from './tasks/tasks-session.js';
@@ -111,8 +111,7 @@ export class Session {
     const protocolVersion = era.protocolVersion ?? 'auto';
     const capabilities = clientCapabilities(eraHandlers(given, false));
     const context = { method: 'initialize', signal: request.signal, timeoutMs: request.timeoutMs };
-    // `request.timeoutMs` is one deadline for the probe and `initialize` together (negotiate.ts).
-    const deadline = performance.now() + (request.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+    const left = timeLeft(request.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     const { wire, prior } = await negotiateOrFail(
       {
         server,
@@ -149,20 +148,16 @@ export class Session {
     routeNotifications(sdk, hooks);
     answerServerRequests(sdk, server, features, session.#elicitations);
     wire.sdk.startWithin(request.signal);
+    const connect = { ...sdkOptions({ ...request, timeoutMs: left() }), ...(prior && { prior }) };
     try {
-      const left = Math.max(1, Math.ceil(deadline - performance.now()));
-      await sdk.connect(wire.sdk, {
-        ...sdkOptions({ ...request, timeoutMs: left }),
-        ...(prior && { prior }),
-      });
+      await sdk.connect(wire.sdk, connect);
     } catch (error) {
       const failure = refusedVersion(error, server, protocolVersion) ?? session.#fail(error, context);
       hooks.onOpenFailed?.(failure);
       await session.close();
       throw failure;
     }
-    const modern = sdk.getProtocolEra() !== 'legacy';
-    if (modern && era.probe === 'http')
+    if (sdk.getProtocolEra() !== 'legacy' && era.probe === 'http')
       session.#toolHeaders = new ToolHeaders((tool) => hooks.onToolExcluded?.(tool));
     session.#direct = openDirectPath(sdk, wire, era.modernCalls, clientInfo, declared);
     const fail = (error: unknown, method: string, toolName?: string) =>

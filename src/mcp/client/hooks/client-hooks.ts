@@ -7,7 +7,6 @@
 import type { RunContext } from '../../../core/tool.js';
 import type { MCPRequestContext } from '../../config/request-context.js';
 import type { CallToolResult } from '../../protocol/types.js';
-import type { BeforeResend } from '../../session/engine/replay.js';
 import type {
   MCPAfterResultHook,
   MCPBeforeRequestHook,
@@ -128,11 +127,14 @@ export async function allowRetry(hooks: ResolvedHooks | undefined, retry: MCPRet
   return true;
 }
 
+/** What the session tells its gate of a request it would send again (its `ResendInfo`, as far as read here). */
+type ResendGate = (info: Pick<MCPRetry, 'method' | 'toolName' | 'attempt' | 'error'>) => Promise<boolean>;
+
 /**
  * The session's gate before it sends a lost request again (session/engine/replay.ts): the same
  * `beforeRetry` hooks as a reconnect, told `reason: 'resend'`; `undefined` without any, so nothing is asked.
  */
-export function resendGate(hooks: ResolvedHooks | undefined, server: string): BeforeResend | undefined {
+export function resendGate(hooks: ResolvedHooks | undefined, server: string): ResendGate | undefined {
   if (!hooks?.beforeRetry.length) return undefined;
   return (info) =>
     allowRetry(hooks, {
