@@ -26,6 +26,8 @@ export const ENTRY_KEYS: readonly string[] = [
   'deferLoading',
   'toolOptions',
   'toolList',
+  // Read by `agentwire serve` alone: the prefix of the entry's tools and prompts (gateway/options.ts).
+  'prefix',
 ];
 
 /** Keys other hosts keep in the same entries (Cline, Roo Code, VS Code): theirs, not misspellings. */
