@@ -37,19 +37,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       exitCode = code;
     },
   };
-  const program = createProgram(io);
-  registerToolsCommand(program, context);
-  registerCallCommand(program, context);
-  registerRunCommand(program, context);
-  registerServersCommand(program, context);
-  registerAuthCommand(program, context);
-  registerConfigsCommand(program, context);
-  registerResourcesCommand(program, context);
-  registerPromptsCommand(program, context);
-  registerCompleteCommand(program, context);
-  registerSkillsCommand(program, context);
-  registerServeCommand(program, context);
-  registerTasksCommand(program, context);
+  const program = createCliProgram(context);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
@@ -62,6 +50,27 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     io.stderr(failure.text);
     return failure.exitCode;
   }
+}
+
+/**
+ * The whole command tree, every command registered, nothing parsed yet: what {@link runCli} parses, and
+ * what a caller walks to see every command (`program.commands`, recursively).
+ */
+export function createCliProgram(context: CommandContext): Command {
+  const program = createProgram(context.io);
+  registerToolsCommand(program, context);
+  registerCallCommand(program, context);
+  registerRunCommand(program, context);
+  registerServersCommand(program, context);
+  registerAuthCommand(program, context);
+  registerConfigsCommand(program, context);
+  registerResourcesCommand(program, context);
+  registerPromptsCommand(program, context);
+  registerCompleteCommand(program, context);
+  registerSkillsCommand(program, context);
+  registerServeCommand(program, context);
+  registerTasksCommand(program, context);
+  return program;
 }
 
 function createProgram(io: CliIo): Command {
