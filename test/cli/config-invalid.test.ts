@@ -66,6 +66,21 @@ describe('a key agentwire does not read', () => {
       stderr: `warning: config ${file}: server "everything": unknown key "blocktools" ignored (did you mean "blockTools"?)\n`,
     });
   });
+  it.each([['status'], ['logout']])(
+    'is named on stderr by `auth %s`, for the entry it names only',
+    async (subcommand) => {
+      vi.stubEnv('AGENTWIRE_AUTH_FILE', path.join(temp.dir, 'oauth.json'));
+      const file = writeConfig('misspelt-auth.json', {
+        remote: { url: 'https://mcp.example.com/mcp', header: { 'X-Team': 'a' } },
+        other: { url: 'https://other.example.com/mcp', alowTools: ['echo'] },
+      });
+      expect(await cli(['auth', subcommand, 'remote', '--config', file])).toEqual({
+        code: 0,
+        stdout: 'not logged in to https://mcp.example.com/mcp\n',
+        stderr: `warning: config ${file}: server "remote": unknown key "header" ignored (did you mean "headers"?)\n`,
+      });
+    },
+  );
 });
 
 describe('a config file with invalid entries', () => {

@@ -4,7 +4,13 @@
  * through an entry serves the same URL given with `--url`, and the other way round.
  */
 import { parseServerUrl } from '../../mcp/config/server-spec.js';
-import { getServerEntry, type MCPHttpServer, MCPServerUrlError } from '../../mcp/index.js';
+import {
+  getServerEntry,
+  type MCPHttpServer,
+  type MCPServerConfig,
+  type MCPServerEntry,
+  MCPServerUrlError,
+} from '../../mcp/index.js';
 import { parseInputPairs } from '../host-configs/inputs.js';
 import { findHostEntry, loadConfigFile } from '../host-configs/lookup.js';
 import type { CliIo } from '../io.js';
@@ -20,14 +26,16 @@ export interface AuthTarget {
 }
 
 /**
- * Resolves `server` (see the module comment).
+ * Resolves `server` (see the module comment). The keys of a `--config` entry that agentwire does not read
+ * (a misspelt `headers`, say) are named on `io.stderr` as the other commands name them, before anything
+ * else is said about the entry.
  * @throws UsageError for a URL that is not an absolute http(s) URL, or an entry that is not an HTTP server.
  * @throws MCPConfigError when the config cannot be read or has no such entry.
  */
 export async function authTarget(
   server: string,
   options: { config?: string; input?: string[] },
-  _io: CliIo,
+  io: CliIo,
 ): Promise<AuthTarget> {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(server)) {
     const url = parseUrl(server);
@@ -37,7 +45,7 @@ export async function authTarget(
   const entry =
     options.config === undefined
       ? (await findHostEntry(server, { inputs })).entry
-      : getServerEntry(await loadConfigFile(options.config, inputs), server);
+      : configEntry(await loadConfigFile(options.config, inputs), server, io);
   if (entry.kind !== 'http') {
     throw new UsageError(`server "${entry.name}" is a stdio server: only HTTP servers (with a "url") log in`);
   }
@@ -47,6 +55,14 @@ export async function authTarget(
     transport: entry.options.transport,
     ...(entry.options.headers !== undefined && { headers: entry.options.headers }),
   };
+}
+
+/** The entry `name` of a `--config` file, its warnings printed. @throws MCPConfigError as `getServerEntry`. */
+function configEntry(config: MCPServerConfig, name: string, io: CliIo): MCPServerEntry {
+  const entry = getServerEntry(config, name);
+  for (const warning of config.warnings)
+    if (warning.entry === entry.name) io.stderr(`warning: ${warning.message}\n`);
+  return entry;
 }
 
 function parseUrl(text: string): URL {
