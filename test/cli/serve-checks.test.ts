@@ -35,6 +35,23 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** An SDK client connected to `agentwire serve --stdio --config <config>`, and what serve wrote to stderr so far. */
+async function connectToServe(config: string): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN, 'serve', '--stdio', '--config', config],
+    env: plainEnv() as Record<string, string>,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client({ name: 'serve-checks', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
 describe('agentwire serve, refusals', () => {
   it('refuses an unknown key of the gateway section, exit 2, naming the key and the file', async () => {
     const config = path.join(dir, 'typo.json');
@@ -101,22 +118,11 @@ describe('agentwire serve, an entry that cannot be used', () => {
         },
       }),
     );
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [MAIN, 'serve', '--stdio', '--config', config],
-      env: plainEnv() as Record<string, string>,
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const client = new Client({ name: 'serve-checks', version: '1.0.0' });
-    await client.connect(transport);
+    const { client, stderr } = await connectToServe(config);
     try {
       const { tools } = await client.listTools();
       expect(tools.some((tool) => tool.name.startsWith('s__'))).toBe(true);
-      expect(stderr).toContain(
+      expect(stderr()).toContain(
         `warning: config ${config}: server "remote": "headers.Authorization" uses \${AGENTWIRE_SERVE_CHECKS_UNSET}, which is not set in the environment\n`,
       );
     } finally {
@@ -134,26 +140,15 @@ describe('agentwire serve, an upstream that dies', () => {
       config,
       JSON.stringify({ mcpServers: { s: { command: process.execPath, args: ['-e', script, SCRIPTED] } } }),
     );
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [MAIN, 'serve', '--stdio', '--config', config],
-      env: plainEnv() as Record<string, string>,
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const client = new Client({ name: 'serve-checks', version: '1.0.0' });
-    await client.connect(transport);
+    const { client, stderr } = await connectToServe(config);
     try {
       await expect(client.callTool({ name: 's__exit', arguments: { code: 7 } })).rejects.toMatchObject({
         code: -32603,
         message: 'MCP server "s": tools/call "exit" failed: the server exited with code 7',
         data: { server: 's', kind: 'connection_closed', exitCode: 7 },
       });
-      await waitUntil(() => stderr.includes('lost s: '), 10_000, 'the line on stderr');
-      expect(stderr).toContain(
+      await waitUntil(() => stderr().includes('lost s: '), 10_000, 'the line on stderr');
+      expect(stderr()).toContain(
         `lost s: MCP server "s": connection failed: server "s" exited with code 7; last stderr: ${STDERR}\n`,
       );
     } finally {
