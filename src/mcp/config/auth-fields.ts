@@ -10,7 +10,6 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { distance } from 'fastest-levenshtein';
 import { isRecord } from '../../core/json.js';
 import { MCPAuthConfigError } from '../auth/auth-config-error.js';
 import {
@@ -23,6 +22,7 @@ import {
 } from '../auth/auth-grant.js';
 import { readSigningKey, signingAlgorithm } from '../auth/signing-key.js';
 import { type EntryContext, entryError, readNonEmptyString } from './fields.js';
+import { nearestKey } from './nearest-key.js';
 
 const GRANTS = ['client_credentials', 'jwt_bearer', 'enterprise'] as const;
 const METHODS: readonly MCPTokenEndpointAuthMethod[] = [
@@ -51,25 +51,6 @@ const AUTH_FIELDS = [
 const AUTH_KEYS: readonly string[] = ['grant', ...AUTH_FIELDS, 'idp'];
 /** Every key of `"auth.idp"`. */
 const IDP_KEYS = ['issuer', 'tokenEndpoint', 'clientId', 'clientSecret'] as const;
-/** Largest edit distance between a key given and a known one for the known one to be suggested. */
-const SUGGESTION_DISTANCE = 2;
-
-/** A key compared without case, `_` and `-` (`client_secret` is `clientSecret` misspelt). */
-function normalized(key: string): string {
-  return key.toLowerCase().replace(/[_-]/g, '');
-}
-
-/** The known key nearest to `key`, when it is within {@link SUGGESTION_DISTANCE} edits. */
-function nearestKey(key: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = SUGGESTION_DISTANCE + 1;
-  for (const candidate of known) {
-    const edits = distance(normalized(key), normalized(candidate));
-    if (edits < bestDistance) [best, bestDistance] = [candidate, edits];
-  }
-  return best;
-}
-
 /**
  * Refuses a key of `raw` (the object at `prefix`) that is not in `known`: a misspelt field would otherwise be
  * ignored, and the grant sent without it.

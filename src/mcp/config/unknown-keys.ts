@@ -4,7 +4,7 @@
  * {@link MCPConfigWarning}, with the nearest known key when it looks like a misspelling of one (a
  * `"blocktools"` that would otherwise be ignored, and its tools served).
  */
-import { distance } from 'fastest-levenshtein';
+import { nearestKey } from './nearest-key.js';
 
 /** Every key of a server entry that agentwire reads. */
 export const ENTRY_KEYS: readonly string[] = [
@@ -33,9 +33,6 @@ export const ENTRY_KEYS: readonly string[] = [
 /** Keys other hosts keep in the same entries (Cline, Roo Code, VS Code): theirs, not misspellings. */
 const OTHER_HOSTS_KEYS: readonly string[] = ['autoApprove', 'alwaysAllow', 'timeout', 'description'];
 
-/** Largest edit distance between a key given and a known one for the known one to be suggested. */
-const SUGGESTION_DISTANCE = 2;
-
 /** A key of a server entry that agentwire does not read, and is ignored. */
 export interface MCPConfigWarning {
   /** The file's path, or the `source` label of an in-memory object. */
@@ -50,22 +47,6 @@ export interface MCPConfigWarning {
   message: string;
 }
 
-/** A key compared without case, `_` and `-`. */
-function normalized(key: string): string {
-  return key.toLowerCase().replace(/[_-]/g, '');
-}
-
-/** The known key nearest to `key`, when it is within {@link SUGGESTION_DISTANCE} edits. */
-function nearestKey(key: string): string | undefined {
-  let best: string | undefined;
-  let bestDistance = SUGGESTION_DISTANCE + 1;
-  for (const candidate of ENTRY_KEYS) {
-    const edits = distance(normalized(key), normalized(candidate));
-    if (edits < bestDistance) [best, bestDistance] = [candidate, edits];
-  }
-  return best;
-}
-
 /** The warnings for the keys of entry `entry` (its raw object) of `file` that agentwire does not read. */
 export function unknownKeyWarnings(
   file: string,
@@ -75,7 +56,7 @@ export function unknownKeyWarnings(
   const warnings: MCPConfigWarning[] = [];
   for (const key of Object.keys(raw)) {
     if (ENTRY_KEYS.includes(key) || OTHER_HOSTS_KEYS.includes(key)) continue;
-    const suggestion = nearestKey(key);
+    const suggestion = nearestKey(key, ENTRY_KEYS);
     const hint = suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`;
     const message = `config ${file}: server "${entry}": unknown key "${key}" ignored${hint}`;
     warnings.push({ file, entry, key, suggestion, message });

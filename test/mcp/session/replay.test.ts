@@ -27,6 +27,16 @@ function sender(...failures: MCPCallError[]) {
   return { sentOn, send };
 }
 
+/** An owner that renews session `<on>` as `<on>+`; it records each session it renewed. */
+function renewer() {
+  const renewed: string[] = [];
+  const renew = (on: string) => {
+    renewed.push(on);
+    return Promise.resolve(`${on}+`);
+  };
+  return { renewed, renew };
+}
+
 describe('Replays', () => {
   it('asks beforeResend with what was lost, and re-sends when it agrees', async () => {
     const seen: ResendInfo[] = [];
@@ -80,11 +90,8 @@ describe('Replays', () => {
   });
 
   it('re-sends a read lost on a forgotten session on the renewed one, once', async () => {
-    const renewed: string[] = [];
-    const replays = new Replays<string>(undefined, (on) => {
-      renewed.push(on);
-      return Promise.resolve(`${on}+`);
-    });
+    const { renewed, renew } = renewer();
+    const replays = new Replays<string>(undefined, renew);
     const second = expired();
     const { sentOn, send } = sender(second);
     await expect(replays.after(expired(), { method: 'ping' }, 'a', send)).rejects.toBe(second);
@@ -105,11 +112,8 @@ describe('Replays', () => {
   });
 
   it('renews a forgotten session even when the caller has stopped waiting, and sends nothing', async () => {
-    const renewed: string[] = [];
-    const replays = new Replays<string>(undefined, (on) => {
-      renewed.push(on);
-      return Promise.resolve(`${on}+`);
-    });
+    const { renewed, renew } = renewer();
+    const replays = new Replays<string>(undefined, renew);
     const first = expired();
     const { sentOn, send } = sender();
     await expect(
