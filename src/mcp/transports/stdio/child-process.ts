@@ -16,7 +16,7 @@ import {
   waitForProcessTreeExit,
 } from '../../../core/process-tree.js';
 import type { ExitStatus } from './close-info.js';
-import type { StdioTransportOptions } from './options.js';
+import { DEFAULT_CLOSE_GRACE_MS, type StdioTransportOptions } from './options.js';
 import { describeSpawnError } from './spawn-error.js';
 
 /** How long a closed server's pipes may stay open after it exited before we stop waiting, in ms. */
@@ -76,7 +76,7 @@ export class ServerProcess {
     const base = options.inheritEnv === true ? definedValues(process.env) : getDefaultEnvironment();
     this.#env = { ...base, ...options.env };
     this.#cwd = options.cwd;
-    this.#graceMs = options.closeGraceMs ?? 2000;
+    this.#graceMs = options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
     this.#serverName = options.serverName;
     this.#handlers = handlers;
     this.#exited = new Promise((resolve) => {

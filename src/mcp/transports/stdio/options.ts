@@ -6,6 +6,12 @@ import type { StderrMode } from './stderr.js';
 
 export { DEFAULT_MAX_MESSAGE_BYTES } from '../limits.js';
 
+/**
+ * How long each step of a stdio server's shutdown waits for it to exit before the next, in ms (MCP spec
+ * 2025-11-25, "Lifecycle > Shutdown": stdin closed, then SIGTERM, then SIGKILL, each after a grace period).
+ */
+export const DEFAULT_CLOSE_GRACE_MS = 2000;
+
 /** Why a stdout line was skipped (see {@link StdioTransportOptions.onNonJsonLine}). */
 export interface NonJsonLineInfo {
   /** `not_json`: the line does not parse; `not_jsonrpc`: it parses but is not a JSON-RPC 2.0 message. */
@@ -36,7 +42,10 @@ export interface StdioTransportOptions {
   stderr?: StderrMode | undefined;
   /** Lines of stderr kept for `stderrTail`, `closeInfo` and errors. Default 20. */
   stderrTailLines?: number | undefined;
-  /** Grace period of each step of `close()` (stdin end, SIGTERM, SIGKILL), in ms. Default 2000. */
+  /**
+   * Grace period of each step of `close()` (stdin end, SIGTERM, SIGKILL), in ms; not waited once the server
+   * has exited. Default 2000 ({@link DEFAULT_CLOSE_GRACE_MS}).
+   */
   closeGraceMs?: number | undefined;
   /** The server's name in errors. Default: `command`. */
   serverName?: string | undefined;
