@@ -1,13 +1,14 @@
 /**
- * `agentwire call <tool> key=value …` through the built executable: values typed by the tool's input
- * schema, `-` for JSON on stdin, the JSON object form, and the usage errors (exit 2) of each; an
- * unterminated quote in `--stdio` is a usage error, not a command with the quote dropped.
+ * `agentwire call <tool> key=value …`: values typed by the tool's input schema, `-` for JSON on stdin, the
+ * JSON object form, and the usage errors (exit 2) of each; an unterminated quote in `--stdio` is a usage
+ * error, not a command with the quote dropped. The CLI runs in-process (the `runCli` the executable calls,
+ * its exit code, stdout and stderr), but for `-`, which reads the built executable's own stdin.
  */
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readLog, SCRIPTED, tempDir } from '../helpers.js';
 import { ensureBuilt, runBuilt } from './built-cli.js';
-import { EVERYTHING } from './run-cli.js';
+import { cli, EVERYTHING } from './run-cli.js';
 
 beforeAll(ensureBuilt, 120_000);
 
@@ -60,13 +61,13 @@ describe('agentwire call with key=value arguments', () => {
       'error: tool "echo" has no parameter "bogus" (parameters: text, count, ratio, loud, tags, options, mode, limit, anything)\n',
     ],
   ])('checks a JSON object %s against the schema as key=value words, exit 2', async (json, stderr) => {
-    const run = await runBuilt(['call', ...stdio(), 'echo', json]);
+    const run = await cli(['call', ...stdio(), 'echo', json]);
     expect(run).toEqual({ code: 2, stdout: '', stderr });
     expect(sent()).toBeUndefined();
   });
 
   it('refuses count=x with the same words as the JSON object form', async () => {
-    const run = await runBuilt(['call', ...stdio(), 'echo', 'count=x']);
+    const run = await cli(['call', ...stdio(), 'echo', 'count=x']);
     expect(run).toEqual({
       code: 2,
       stdout: '',
@@ -75,7 +76,7 @@ describe('agentwire call with key=value arguments', () => {
   });
 
   it("types each value by the tool's schema", async () => {
-    const run = await runBuilt([
+    const run = await cli([
       'call',
       ...stdio(),
       'echo',
@@ -104,7 +105,7 @@ describe('agentwire call with key=value arguments', () => {
   });
 
   it('keeps "=" after the first in the value, and text that is not JSON for an untyped property', async () => {
-    const run = await runBuilt(['call', ...stdio(), 'echo', 'text=a=b', 'anything=plain words']);
+    const run = await cli(['call', ...stdio(), 'echo', 'text=a=b', 'anything=plain words']);
     expect(run).toEqual({ code: 0, stdout: 'echo: a=b\n', stderr: '' });
     expect(sent()).toEqual({ text: 'a=b', anything: 'plain words' });
   });
@@ -118,12 +119,12 @@ describe('agentwire call with key=value arguments', () => {
   });
 
   it('still takes one JSON object', async () => {
-    const run = await runBuilt(['call', ...stdio(), 'echo', '{"text":"x=y"}']);
+    const run = await cli(['call', ...stdio(), 'echo', '{"text":"x=y"}']);
     expect(run).toEqual({ code: 0, stdout: 'echo: x=y\n', stderr: '' });
   });
 
   it('calls a real server with typed numbers', async () => {
-    const run = await runBuilt(['call', '--stdio', EVERYTHING, 'get-sum', 'a=2', 'b=40']);
+    const run = await cli(['call', '--stdio', EVERYTHING, 'get-sum', 'a=2', 'b=40']);
     expect(run).toEqual({ code: 0, stdout: 'The sum of 2 and 40 is 42.\n', stderr: '' });
   });
 
@@ -139,7 +140,7 @@ describe('agentwire call with key=value arguments', () => {
       'error: tool "echo" has no parameter "colour" (parameters: text, count, ratio, loud, tags, options, mode, limit, anything)\n',
     ],
   ])('refuses %j with exit 2', async (words, stderr) => {
-    expect(await runBuilt(['call', ...stdio(), 'echo', ...words])).toEqual({ code: 2, stdout: '', stderr });
+    expect(await cli(['call', ...stdio(), 'echo', ...words])).toEqual({ code: 2, stdout: '', stderr });
     expect(sent()).toBeUndefined();
   });
 });
@@ -158,7 +159,7 @@ describe('argument usage errors, before any server starts (exit 2)', () => {
     ],
   ])('%j', async (words, stderr) => {
     // The command would fail to start: reaching it would be a different error.
-    const run = await runBuilt(['call', '--stdio', 'agentwire-no-such-command', ...words]);
+    const run = await cli(['call', '--stdio', 'agentwire-no-such-command', ...words]);
     expect(run).toEqual({ code: 2, stdout: '', stderr });
   });
 
@@ -176,11 +177,11 @@ describe('argument usage errors, before any server starts (exit 2)', () => {
     ["node 'my server.js", "error: --stdio: the command line has an unterminated ' quote\n"],
     ['node "it\'s.js', 'error: --stdio: the command line has an unterminated " quote\n'],
   ])('refuses the --stdio command line %s', async (line, stderr) => {
-    expect(await runBuilt(['call', '--stdio', line, 'echo'])).toEqual({ code: 2, stdout: '', stderr });
+    expect(await cli(['call', '--stdio', line, 'echo'])).toEqual({ code: 2, stdout: '', stderr });
   });
 
   it('accepts quotes that close, and escaped ones', async () => {
-    const run = await runBuilt([
+    const run = await cli([
       'call',
       '--stdio',
       `"${process.execPath}" "${SCRIPTED}" \\"x`,
