@@ -10,7 +10,7 @@ export {
 } from './adapter/content.js';
 export { IDEMPOTENCY_KEY_META_KEY } from './adapter/idempotency-key.js';
 export { MCPTool } from './adapter/mcp-tool.js';
-export type { MCPFormatResultContext } from './adapter/present-result.js';
+export type { MCPFormatResultContext, MCPFormatResultHook } from './adapter/present-result.js';
 export {
   MCPAuthConfigError,
   type MCPAuthConfigErrorDetails,
@@ -41,14 +41,19 @@ export type {
   MCPAfterResultHook,
   MCPBeforeRequestHook,
   MCPBeforeRetryHook,
-  MCPClientHooks,
   MCPHttpOutgoingRequest,
   MCPOutgoingRequest,
   MCPRetry,
   MCPStdioOutgoingRequest,
+  MCPTaskCreatedHook,
   MCPWireHook,
 } from './client/hooks/hook-types.js';
-export type { MCPClientOptions, MCPClientState, MCPRequestOptions } from './client/options.js';
+export type {
+  MCPClientHooks,
+  MCPClientOptions,
+  MCPClientState,
+  MCPRequestOptions,
+} from './client/options.js';
 export type { MCPReconnectOptions } from './client/reconnect.js';
 // Skills (MCP Skills extension, SEP-2640)
 export type { MCPSkill, MCPSkillFileEntry } from './client/skill-entries.js';
@@ -137,6 +142,7 @@ export {
 export { type MCPToolListCache, MCPToolListFileCache, toolListCacheKey } from './servers/tool-list-cache.js';
 export type {
   MCPCallOptionsContext,
+  MCPCallOptionsHook,
   MCPCallOptionsSource,
   MCPToolCallOptions,
 } from './session/call-options.js';

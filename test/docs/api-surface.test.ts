@@ -33,6 +33,7 @@ const TABLES: TableCheck[] = [
   { page: 'docs/client.md', heading: '## Events', column: 'event', type: 'MCPClientEvents' },
   { page: 'docs/client.md', heading: '## Options', column: 'option', type: 'MCPClientOptions' },
   { page: 'docs/client.md', heading: '### Call options', column: 'option', type: 'MCPToolCallOptions' },
+  { page: 'docs/client.md', heading: '## Hooks', column: 'hook', type: 'MCPClientHooks' },
   { page: 'docs/agent.md', heading: '## A run', column: 'event', type: 'AgentEventType' },
   { page: 'docs/agent.md', heading: '## Options', column: 'option', type: 'AgentOptions' },
   { page: 'docs/agent.md', heading: '## Built-in tools', column: 'kind', type: 'BuiltinToolErrorKind' },

@@ -24,10 +24,10 @@ import type {
   ResourceTemplate,
   Root,
 } from '../protocol/types.js';
-import type {
-  MCPCallOptionsSource,
-  MCPToolCallOptions,
-  ResolvedCallOptions,
+import {
+  callOptionsThroughHooks,
+  type MCPToolCallOptions,
+  type ResolvedCallOptions,
 } from '../session/call-options.js';
 import type { MCPTaskPassThrough } from '../session/tasks/tasks-passthrough.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
@@ -115,7 +115,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     this.name = options.name ?? plan.defaultName;
     this.#plan = plan;
     this.#options = options;
-    this.#callDefaults = new CallDefaults(options.callOptions, this);
+    this.#callDefaults = new CallDefaults(callOptionsThroughHooks(options.callOptions, options.hooks), this);
     this.#roots = options.roots;
     const rounds = options.maxInputRounds;
     // A bound that is not a count (NaN, 1.5, -1) would never stop the rounds, or stop them at once.
@@ -201,9 +201,9 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     this.#cache?.dropPrivate();
   }
 
-  /** Replaces the default call options given as `callOptions` (`undefined`: none). */
-  setCallOptions(options: MCPCallOptionsSource | undefined): void {
-    this.#callDefaults.source = options;
+  /** Replaces the default call options given as `callOptions` (`undefined`: none); `hooks.callOptions` stay. */
+  setCallOptions(options: MCPClientOptions['callOptions']): void {
+    this.#callDefaults.source = callOptionsThroughHooks(options, this.#options.hooks);
   }
 
   /**
@@ -292,7 +292,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   }
 
   /**
-   * What a tool's `execute` hands the model: `formatResult`'s value, or the rendered result.
+   * What a tool's `execute` hands the model: the `formatResult` hooks' value, or the rendered result.
    * @throws MCPToolError when `isError` is set and `throwOnToolError` is on (default).
    */
   presentResult(toolName: string, result: CallToolResult, media: { acceptsMedia?: boolean } = {}): unknown {
@@ -305,7 +305,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
           ? undefined
           : this.#tools.get(toolName)?.definition.outputSchema,
       throwOnToolError: this.#options.throwOnToolError !== false,
-      formatResult: this.#options.formatResult,
+      format: this.#options,
     });
   }
 

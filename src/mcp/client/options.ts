@@ -3,13 +3,13 @@
  */
 
 import type { RunContext } from '../../core/tool.js';
-import type { MCPFormatResultContext } from '../adapter/present-result.js';
+import type { MCPFormatResultContext, MCPFormatResultHook } from '../adapter/present-result.js';
 import type { CallToolResult, LoggingLevel } from '../protocol/types.js';
-import type { MCPCallOptionsSource } from '../session/call-options.js';
+import type { MCPCallOptionsHook, MCPCallOptionsSource } from '../session/call-options.js';
 import type { MCPServerRequestHandlers } from '../session/engine/server-requests.js';
 import type { MCPProtocolVersionOption } from '../session/negotiation/protocol-versions.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from '../session/request-options.js';
-import type { MCPClientHooks } from './hooks/hook-types.js';
+import type { RequestHookLists } from './hooks/hook-types.js';
 import type { MCPReconnectOptions } from './reconnect.js';
 import type { MCPWireMessage } from './wire-tap.js';
 
@@ -35,7 +35,11 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
   clientName?: string;
   /** `clientInfo.version` sent in `initialize`. Default: agentwire's package version. */
   clientVersion?: string;
-  /** Default options for every tool call, or a function of the tool name returning them. */
+  /**
+   * Default options for every tool call, or a function of the tool name returning them. A function is the
+   * shorthand for the first `hooks.callOptions` hook; an object is what the first of those hooks is given.
+   * Default none.
+   */
   callOptions?: MCPCallOptionsSource;
   /**
    * Bound in ms on each request of the handshake and discovery (`initialize`, `tools/list`), and the default
@@ -44,7 +48,10 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
   connectTimeoutMs?: number;
   /** Throw `MCPToolError` from tool `execute` when a result has `isError: true`. Default true. */
   throwOnToolError?: boolean;
-  /** Takes over how results reach the agent; the default is `renderCallToolResult`. */
+  /**
+   * Takes over how results reach the agent: what a tool's `execute` resolves with. The shorthand for the
+   * first `hooks.formatResult` hook (given the `CallToolResult`). Default none: `renderCallToolResult`.
+   */
   formatResult?: (result: CallToolResult, context: MCPFormatResultContext) => unknown;
   /** Automatic reconnection. Default `{ enabled: false }`. */
   reconnect?: MCPReconnectOptions;
@@ -124,17 +131,43 @@ export interface MCPClientOptions extends MCPServerRequestHandlers {
   maxConcurrentCalls?: number;
   /**
    * Called with every JSON-RPC message of the connection as it is sent and as it is received (requests,
-   * responses, notifications, both eras), for tracing. The shorthand of the first `hooks.onWire` hook.
+   * responses, notifications, both eras), for tracing. The shorthand for the first `hooks.onWire` hook.
    * Default none: the transport is then used as is.
    */
   onWireMessage?: (message: MCPWireMessage) => void;
   /**
-   * Hooks, each a list of functions run in order (see {@link MCPClientHooks}): `beforeRequest` (may change
-   * a request's arguments, `_meta` and HTTP headers), `afterResult` (may change a `tools/call` result before
-   * it is returned and rendered), `beforeRetry` (may veto a reconnect or a re-send), `onWire` (every JSON-RPC message).
-   * Default none: requests then take the plain path, with no hook machinery.
+   * Hooks, each a list of functions run in order (see {@link MCPClientHooks}): `callOptions` (a call's
+   * defaults), `beforeRequest` (may change a request's arguments, `_meta` and HTTP headers), `afterResult`
+   * (may change a `tools/call` result before it is returned and rendered), `formatResult` (how a tool's
+   * `execute` presents it), `taskCreated` (a task the server created for a call), `beforeRetry` (may veto a
+   * reconnect or a re-send), `onWire` (every JSON-RPC message). Default none: requests then take the plain
+   * path, with no hook machinery; `callOptions` and `formatResult` hooks alone leave it plain too.
    */
   hooks?: MCPClientHooks;
+}
+
+/**
+ * A client's hooks (`MCPClientOptions.hooks`): lists of functions, each list run in order, each function
+ * given what the one before left. A call runs `callOptions`, `beforeRequest`, then (a task-backed call)
+ * `taskCreated`, then `afterResult`; a tool's `execute` then runs `formatResult`. Each shorthand option is
+ * its list's first hook: `callOptions` as a function of `callOptions`, `formatResult` of `formatResult`,
+ * `onWireMessage` of `onWire`, and a call's `onTaskCreated` of `taskCreated` for that call. The `headers`
+ * option as a function is no `beforeRequest` hook: it is asked per HTTP request, those of the connect, the
+ * GET stream and the session's DELETE included, and again after a `401` (see `MCPHttpServer.headers`), where
+ * a `beforeRequest` hook runs once per request the client's methods make.
+ */
+export interface MCPClientHooks extends RequestHookLists {
+  /**
+   * Resolve each tool call's defaults, before `beforeRequest` (see {@link MCPCallOptionsHook}); the call's own
+   * options are layered over the last one's. Default none.
+   */
+  callOptions?: MCPCallOptionsHook[];
+  /**
+   * Format each result a tool's `execute` hands the model, after `afterResult` and once the result is known
+   * not to be a failure that `throwOnToolError` throws (see {@link MCPFormatResultHook}). `callTool()` is
+   * never affected. Default none: the result is rendered (`renderCallToolResult`).
+   */
+  formatResult?: MCPFormatResultHook[];
 }
 
 /** Options for requests other than `tools/call`: the signal and timeout of every request. */

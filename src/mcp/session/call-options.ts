@@ -45,11 +45,15 @@ export interface MCPToolCallOptions extends RequestOptions {
   /**
    * Told of the task the server created for the call, as the server sent it (2025-11-25: the
    * `CreateTaskResult`'s `task`; 2026-07-28 extension: the `CreateTaskResult`, `resultType` included). When
-   * it returns a result, the call resolves with that result at once and the task is left to the caller
-   * (`MCPClient.getTask`, `cancelTask`, …), not polled: what an intermediary passing tasks on (the gateway)
-   * needs. Returning undefined lets the call run the task to its end. Default: absent.
+   * it returns (or resolves to) a result, the call resolves with that result at once and the task is left to
+   * the caller (`MCPClient.getTask`, `cancelTask`, …), not polled: what an intermediary passing tasks on (the
+   * gateway) needs. Returning undefined lets the call run the task to its end. The shorthand for a first
+   * `taskCreated` hook of this call (`MCPClientHooks.taskCreated`): asked before the client's hooks, which
+   * are not asked once it returns a result. Default: absent.
    */
-  onTaskCreated?: ((created: Record<string, unknown>) => CallToolResult | undefined) | undefined;
+  onTaskCreated?:
+    | ((created: Record<string, unknown>) => CallToolResult | undefined | Promise<CallToolResult | undefined>)
+    | undefined;
   /**
    * Keys for the request's `params._meta` (MCP spec 2025-11-25, "Basic > General fields > _meta": name them
    * with a prefix of your own, `com.example/key`). The keys agentwire sets itself stay agentwire's: a
@@ -90,10 +94,45 @@ export interface MCPCallOptionsContext {
   toolName: string;
 }
 
-/** Client-wide defaults: fixed, or resolved per call. */
+/**
+ * Client-wide defaults: fixed, or resolved per call. A function is the shorthand for the first
+ * `callOptions` hook (`MCPClientHooks.callOptions`): it is given the context only.
+ */
 export type MCPCallOptionsSource =
   | MCPToolCallOptions
   | ((context: MCPCallOptionsContext) => MCPToolCallOptions);
+
+/**
+ * Resolves the defaults of one tool call (`MCPClientHooks.callOptions`), synchronously: given the defaults
+ * the hook before it returned (the first: a copy of the `callOptions` object, `{}` without), returns those
+ * to use (`undefined` keeps them). The call's own options are layered over the last one's, as over the
+ * `callOptions` object. A throw fails the call with it.
+ */
+export type MCPCallOptionsHook = (
+  defaults: MCPToolCallOptions,
+  context: MCPCallOptionsContext,
+) => MCPToolCallOptions | undefined;
+
+/**
+ * The defaults `source` with the `callOptions` hooks (of `given`, the client's `hooks`) after it, as one source: `source` itself without hooks
+ * (so a plain object stays one, and a call with no options of its own is resolved once per tool), else a
+ * function running `source` (a function: as the first hook) and then each hook.
+ */
+export function callOptionsThroughHooks(
+  source: MCPCallOptionsSource | undefined,
+  given: { callOptions?: readonly MCPCallOptionsHook[] | undefined } | undefined,
+): MCPCallOptionsSource | undefined {
+  const hooks = given?.callOptions;
+  if (hooks === undefined || hooks.length === 0) return source;
+  const stages =
+    typeof source === 'function' ? [(_: unknown, c: MCPCallOptionsContext) => source(c), ...hooks] : hooks;
+  const fixed = typeof source === 'function' ? undefined : source;
+  return (context) => {
+    let defaults: MCPToolCallOptions = { ...fixed };
+    for (const stage of stages) defaults = stage(defaults, context) ?? defaults;
+    return defaults;
+  };
+}
 
 /**
  * Layers `overrides` over the defaults for `toolName`. A key set to `undefined` in the overrides does not

@@ -2,19 +2,28 @@
  * A client's hooks (`hooks` option, lists run in order): `beforeRequest` changes what the server receives
  * (arguments and `_meta` on any transport, headers over HTTP), `afterResult` changes a result before it is
  * rendered, `beforeRetry` vetoes a reconnect, and `onWire` is what `onWireMessage` is a shorthand for.
- * Real servers: the scripted stdio server (its log is what it received) and the scriptable HTTP fixture.
+ * Each shorthand option (`onWireMessage`, `formatResult`, `callOptions` as a function, a call's
+ * `onTaskCreated`) gives what the equivalent hook gives, and runs first among its list's hooks. Real
+ * servers: the scripted stdio server (its log is what it received), the scriptable HTTP fixture, and
+ * server-everything (whose `simulate-research-query` always runs as a task).
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  type CallToolResult,
   MCPCallError,
   MCPClient,
+  type MCPClientOptions,
   type MCPOutgoingRequest,
   type MCPRetry,
+  type MCPToolCallOptions,
   type MCPWireMessage,
 } from '../../../src/index.js';
+import { CallDefaults } from '../../../src/mcp/client/call-defaults.js';
+import { RequestHooks } from '../../../src/mcp/client/hooks/request-hooks.js';
+import { callOptionsThroughHooks } from '../../../src/mcp/session/call-options.js';
 import { HttpFixture, type JsonRpcLike } from '../../fixtures/http-server.js';
-import { readLog, SCRIPTED, tempDir } from '../../helpers.js';
+import { everythingStdio, readLog, SCRIPTED, tempDir } from '../../helpers.js';
 
 const open: MCPClient[] = [];
 const cleanups: (() => unknown)[] = [];
@@ -193,5 +202,227 @@ describe('hooks', () => {
     expect(sentCalls.map((entry) => (entry.message as JsonRpcLike).params)).toEqual([
       { name: 'echo', arguments: { text: 'wire' } },
     ]);
+  });
+});
+
+/** The `tools/call` params the scripted server at `log` received, in order. */
+const callsIn = (log: string) =>
+  readLog(log)
+    .filter((message) => message.method === 'tools/call')
+    .map((message) => message.params);
+
+describe('shorthands', () => {
+  it('formatResult and the equivalent formatResult hook hand execute() the same value', async () => {
+    const format = (result: CallToolResult, context: { toolName: string; server: string }) =>
+      `${context.server}/${context.toolName}: ${JSON.stringify(result.content)}`;
+    const values: unknown[] = [];
+    for (const options of [
+      { formatResult: format },
+      { hooks: { formatResult: [(value: unknown, context) => format(value as CallToolResult, context)] } },
+    ] satisfies MCPClientOptions[]) {
+      const { client } = scripted(options);
+      await client.connect();
+      values.push(
+        await client
+          .getTools()
+          .find((tool) => tool.name === 'echo')
+          ?.execute({ text: 'f' }),
+      );
+    }
+    expect(values).toEqual([
+      'scripted/echo: [{"type":"text","text":"echo: f"}]',
+      'scripted/echo: [{"type":"text","text":"echo: f"}]',
+    ]);
+  });
+
+  it('formatResult runs after afterResult and before the formatResult hooks, each given the last value', async () => {
+    const order: unknown[] = [];
+    const { client } = scripted({
+      formatResult: (result, context) => {
+        order.push(['option', context.result === result, context.toolName]);
+        return (result.content[0] as { text: string }).text;
+      },
+      hooks: {
+        afterResult: [
+          (result) => {
+            order.push('afterResult');
+            return {
+              content: [{ type: 'text', text: `checked ${(result.content[0] as { text: string }).text}` }],
+            };
+          },
+        ],
+        formatResult: [
+          async (value) => {
+            order.push(['hook 1', value]);
+            return `${String(value)} (1)`;
+          },
+          (value, context) => {
+            order.push(['hook 2', value, context.result.content]);
+            return `${String(value)} (2)`;
+          },
+        ],
+      },
+    });
+    await client.connect();
+    const echo = client.getTools().find((tool) => tool.name === 'echo');
+    expect(await echo?.execute({ text: 'o' })).toBe('checked echo: o (1) (2)');
+    expect(await client.callTool('echo', { text: 'raw' })).toEqual({
+      content: [{ type: 'text', text: 'checked echo: raw' }],
+    });
+    expect(order).toEqual([
+      'afterResult',
+      ['option', true, 'echo'],
+      ['hook 1', 'checked echo: o'],
+      ['hook 2', 'checked echo: o (1)', [{ type: 'text', text: 'checked echo: o' }]],
+      'afterResult',
+    ]);
+  });
+
+  it('callOptions as a function and the equivalent callOptions hook send the same request', async () => {
+    const logs: string[] = [];
+    for (const options of [
+      { callOptions: ({ toolName }) => ({ _meta: { 'com.example/tool': toolName } }) },
+      {
+        hooks: {
+          callOptions: [
+            (defaults, { toolName }) => ({ ...defaults, _meta: { 'com.example/tool': toolName } }),
+          ],
+        },
+      },
+    ] satisfies MCPClientOptions[]) {
+      const { client, log } = scripted(options);
+      await client.connect();
+      await client.callTool('echo', { text: 'c' });
+      logs.push(log);
+    }
+    const expected = [{ name: 'echo', arguments: { text: 'c' }, _meta: { 'com.example/tool': 'echo' } }];
+    expect(logs.map(callsIn)).toEqual([expected, expected]);
+  });
+
+  it('callOptions runs first among the callOptions hooks, before beforeRequest; setCallOptions keeps the hooks', async () => {
+    const order: unknown[] = [];
+    const fixed = { _meta: { 'com.example/from': 'object' } };
+    const { client, log } = scripted({
+      callOptions: ({ toolName }) => {
+        order.push(['option', toolName]);
+        return { _meta: { 'com.example/from': 'function' } };
+      },
+      hooks: {
+        callOptions: [
+          (defaults) => {
+            order.push(['hook 1', defaults]);
+            return { _meta: { ...defaults._meta, 'com.example/hook': 1 } };
+          },
+          (defaults, context) => {
+            order.push(['hook 2', defaults, context]);
+            return undefined;
+          },
+        ],
+        beforeRequest: [(request) => void order.push(['beforeRequest', request._meta])],
+      },
+    });
+    await client.connect();
+    await client.callTool('echo', { text: 'a' });
+    client.setCallOptions(fixed);
+    await client.callTool('echo', { text: 'b' }, { _meta: { 'com.example/own': true } });
+    const function1 = { _meta: { 'com.example/from': 'function', 'com.example/hook': 1 } };
+    const object1 = { _meta: { 'com.example/from': 'object', 'com.example/hook': 1 } };
+    expect(order).toEqual([
+      ['option', 'echo'],
+      ['hook 1', { _meta: { 'com.example/from': 'function' } }],
+      ['hook 2', function1, { toolName: 'echo' }],
+      ['beforeRequest', function1._meta],
+      ['hook 1', fixed],
+      ['hook 2', object1, { toolName: 'echo' }],
+      ['beforeRequest', { 'com.example/own': true }],
+    ]);
+    // The object given to setCallOptions is handed to the hooks as a copy: it stays as it was.
+    expect(fixed).toEqual({ _meta: { 'com.example/from': 'object' } });
+    expect(callsIn(log)).toEqual([
+      { name: 'echo', arguments: { text: 'a' }, _meta: function1._meta },
+      { name: 'echo', arguments: { text: 'b' }, _meta: { 'com.example/own': true } },
+    ]);
+  });
+
+  it("a call's onTaskCreated and the equivalent taskCreated hook end a task-backed call with the same result", async () => {
+    const answer = (created: Record<string, unknown>): CallToolResult => ({
+      content: [{ type: 'text', text: `task ${typeof created.taskId} ${String(created.status)}` }],
+    });
+    const results: CallToolResult[] = [];
+    for (const [options, call] of [
+      [{}, { onTaskCreated: answer }],
+      [{ hooks: { taskCreated: [answer] } }, {}],
+    ] satisfies [MCPClientOptions, MCPToolCallOptions][]) {
+      const client = MCPClient.fromStdio(everythingStdio(), options);
+      open.push(client);
+      await client.connect();
+      results.push(await client.callTool('simulate-research-query', { topic: 't' }, call));
+    }
+    const expected = { content: [{ type: 'text', text: 'task string working' }] };
+    expect(results).toEqual([expected, expected]);
+  });
+
+  it("asks a call's onTaskCreated first, then the taskCreated hooks until one returns a result", async () => {
+    const order: unknown[] = [];
+    const client = MCPClient.fromStdio(everythingStdio(), {
+      name: 'everything',
+      hooks: {
+        taskCreated: [
+          (created, context) => {
+            order.push(['hook 1', created.status, context.method, context.toolName, context.run]);
+            return undefined;
+          },
+          async () => {
+            order.push('hook 2');
+            return { content: [{ type: 'text', text: 'left to the caller' }] };
+          },
+          () => {
+            order.push('hook 3');
+            return undefined;
+          },
+        ],
+      },
+    });
+    open.push(client);
+    await client.connect();
+    const result = await client.callTool(
+      'simulate-research-query',
+      { topic: 't' },
+      { context: { tenant: 'x' }, onTaskCreated: (created) => void order.push(['option', created.status]) },
+    );
+    expect(result).toEqual({ content: [{ type: 'text', text: 'left to the caller' }] });
+    expect(order).toEqual([
+      ['option', 'working'],
+      ['hook 1', 'working', 'tools/call', 'simulate-research-query', { tenant: 'x' }],
+      'hook 2',
+    ]);
+  });
+});
+
+describe('the plain path', () => {
+  it('runs no hook machinery for a call without request hooks: the send promise is returned as it is', async () => {
+    const result: CallToolResult = { content: [] };
+    const sent = Promise.resolve(result);
+    const send = () => sent;
+    // callOptions and formatResult hooks alone are not request hooks: the call path stays plain.
+    const options: MCPClientOptions = {
+      formatResult: () => 'formatted',
+      hooks: { formatResult: [(value) => value], callOptions: [() => undefined] },
+    };
+    const hooks = new RequestHooks('plain', 'stdio', options);
+    expect(hooks.resolved).toBeUndefined();
+    expect(hooks.plain(undefined)).toBe(true);
+    expect(hooks.callTool('echo', {}, {}, send)).toBe(sent);
+    expect(new RequestHooks('hooked', 'stdio', { hooks: { taskCreated: [() => undefined] } }).plain({})).toBe(
+      false,
+    );
+  });
+
+  it('keeps the call defaults as given without callOptions hooks, so a plain call resolves once per tool', () => {
+    const fixed = { timeoutMs: 5 };
+    expect(callOptionsThroughHooks(fixed, { callOptions: [] })).toBe(fixed);
+    expect(callOptionsThroughHooks(undefined, {})).toBeUndefined();
+    const defaults = new CallDefaults(callOptionsThroughHooks(undefined, undefined), { emit: () => true });
+    expect(defaults.resolve('echo', undefined)).toBe(defaults.resolve('echo', undefined));
   });
 });

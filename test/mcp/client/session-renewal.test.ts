@@ -7,7 +7,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MCPClient } from '../../../src/mcp/client/client.js';
-import type { MCPClientHooks, MCPRetry } from '../../../src/mcp/client/hooks/hook-types.js';
+import type { MCPRetry } from '../../../src/mcp/client/hooks/hook-types.js';
+import type { MCPClientHooks } from '../../../src/mcp/client/options.js';
 import { MCPCallError } from '../../../src/mcp/protocol/errors.js';
 import { type ForgetfulHttpServer, startForgetfulHttp } from '../../fixtures/forgetful-http-server.js';
 

@@ -3,9 +3,14 @@
  * option as a function and a bare token supplier (`authProvider`) are asked with the request's context
  * before every HTTP request, the connect's and discovery's included, and once more after a `401`; a call's
  * own `headers` and `_meta` go on its request alone. The server is the scriptable HTTP fixture, which
- * records every request's headers.
+ * records every request's headers, and for the 2024-11-05 HTTP+SSE transport the official 2025 SDK's
+ * `SSEServerTransport` behind a token check.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { MCPRequestContext } from '../../../src/index.js';
 import { MCPCallError, MCPClient } from '../../../src/index.js';
 import {
@@ -16,14 +21,17 @@ import {
   respondJson,
   textResult,
 } from '../../fixtures/http-server.js';
+import { listenOnLoopback } from '../../fixtures/loopback.js';
 
 const ECHO = { name: 'echo', inputSchema: { type: 'object', properties: { who: { type: 'string' } } } };
 
 let fixture: HttpFixture;
 const open: MCPClient[] = [];
+const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((client) => client.disconnect()));
   await fixture?.close();
+  for (const close of closers.splice(0)) await close();
 });
 
 /** A fixture listing `echo`, whose calls answer with their arguments and `_meta`; tenant a's calls are slow. */
@@ -200,4 +208,79 @@ describe('tenants', () => {
       { 'com.example/default': 1 },
     ]);
   });
+
+  it('asks a headers function again once after a 401 over the 2024-11-05 HTTP+SSE transport, the GET and a POST', async () => {
+    const server = await legacySseServer(['Bearer service-0', 'Bearer c-0']);
+    const asked: [string, string | undefined, number][] = [];
+    const issued = new Map<string, number>();
+    const client = MCPClient.fromUrl(server.url, {
+      name: 'legacy',
+      transport: 'sse',
+      headers: (context: MCPRequestContext) => {
+        const tenant = context.run?.tenant ?? 'service';
+        asked.push([context.method, context.run?.tenant, context.attempt]);
+        const n = (issued.get(tenant) ?? 0) + (context.attempt === 2 ? 1 : 0);
+        issued.set(tenant, n);
+        return { authorization: `Bearer ${tenant}-${n}` };
+      },
+    });
+    open.push(client);
+    await client.connect();
+    const result = await client.callTool('echo', { who: 'c' }, { context: { tenant: 'c' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'echo c' }]);
+    expect(asked).toEqual([
+      ['GET', undefined, 1],
+      ['GET', undefined, 2],
+      ['initialize', undefined, 1],
+      ['notifications/initialized', undefined, 1],
+      ['tools/list', undefined, 1],
+      ['tools/call', 'c', 1],
+      ['tools/call', 'c', 2],
+    ]);
+    expect(server.seen).toEqual([
+      ['GET', 'Bearer service-0', 401],
+      ['GET', 'Bearer service-1', 200],
+      ['POST initialize', 'Bearer service-1', 202],
+      ['POST notifications/initialized', 'Bearer service-1', 202],
+      ['POST tools/list', 'Bearer service-1', 202],
+      ['POST tools/call', 'Bearer c-0', 401],
+      ['POST tools/call', 'Bearer c-1', 202],
+    ]);
+  });
 });
+
+/**
+ * A 2024-11-05 HTTP+SSE server (the 2025 SDK's `McpServer` on its `SSEServerTransport`: GET `/sse`, POST
+ * `/messages`) with one tool, `echo`, that answers `401` to a request carrying one of the `refused`
+ * Authorization values; `seen` is each request as `[method (POST: and JSON-RPC method), Authorization,
+ * status]`.
+ */
+async function legacySseServer(refused: string[]) {
+  const seen: [string, string | undefined, number][] = [];
+  const mcp = new McpServer({ name: 'legacy-sse', version: '1.0.0' });
+  mcp.registerTool('echo', { inputSchema: { who: z.string() } }, async ({ who }) => ({
+    content: [{ type: 'text' as const, text: `echo ${who}` }],
+  }));
+  let transport: SSEServerTransport | undefined;
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const what = req.method === 'POST' ? `POST ${(body as JsonRpcLike).method}` : String(req.method);
+    const authorization = req.headers.authorization;
+    const status = authorization !== undefined && refused.includes(authorization) ? 401 : 200;
+    seen.push([what, authorization, req.method === 'POST' && status === 200 ? 202 : status]);
+    if (status === 401) return void res.writeHead(401).end();
+    if (req.method === 'GET') {
+      transport = new SSEServerTransport('/messages', res);
+      return mcp.connect(transport);
+    }
+    await transport?.handlePostMessage(req, res, body);
+  };
+  const loopback = await listenOnLoopback((req, res) => void serve(req, res));
+  closers.push(async () => {
+    await mcp.close();
+    await loopback.close();
+  });
+  return { url: `${loopback.origin}/sse`, seen };
+}

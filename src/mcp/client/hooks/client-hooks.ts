@@ -1,6 +1,7 @@
 /**
- * A client's hooks as it runs them (hook-types.ts has their public shapes): the `hooks` option with its
- * shorthands folded in (`onWireMessage` first among `onWire`), and the steps that run each list in order.
+ * A client's request hooks as it runs them (hook-types.ts has their public shapes): the `hooks` option with
+ * its shorthands folded in (`onWireMessage` first among `onWire`, a call's `onTaskCreated` first among
+ * `taskCreated`), and the steps that run each list in order.
  * A client with no hook has none of this: {@link resolveHooks} answers `undefined` and the call path is the
  * plain one.
  */
@@ -11,10 +12,11 @@ import type {
   MCPAfterResultHook,
   MCPBeforeRequestHook,
   MCPBeforeRetryHook,
-  MCPClientHooks,
   MCPOutgoingRequest,
   MCPRetry,
+  MCPTaskCreatedHook,
   MCPWireHook,
+  RequestHookLists,
 } from './hook-types.js';
 import type { RequestScope } from './request-scope.js';
 import type { MCPWireMessage } from './wire-message.js';
@@ -25,11 +27,12 @@ export interface ResolvedHooks {
   readonly afterResult: readonly MCPAfterResultHook[];
   readonly beforeRetry: readonly MCPBeforeRetryHook[];
   readonly onWire: readonly MCPWireHook[];
+  readonly taskCreated: readonly MCPTaskCreatedHook[];
 }
 
 /** The `hooks` option and its shorthands; `undefined` when no list has a hook. */
 export function resolveHooks(options: {
-  hooks?: MCPClientHooks | undefined;
+  hooks?: RequestHookLists | undefined;
   onWireMessage?: ((message: MCPWireMessage) => void) | undefined;
 }): ResolvedHooks | undefined {
   const given = options.hooks ?? {};
@@ -39,6 +42,7 @@ export function resolveHooks(options: {
     afterResult: given.afterResult ?? [],
     beforeRetry: given.beforeRetry ?? [],
     onWire: shorthand === undefined ? (given.onWire ?? []) : [shorthand, ...(given.onWire ?? [])],
+    taskCreated: given.taskCreated ?? [],
   };
   const any = Object.values(resolved).some((list: readonly unknown[]) => list.length > 0);
   return any ? resolved : undefined;
@@ -110,6 +114,34 @@ export async function afterResult(
   let current = result;
   for (const hook of hooks?.afterResult ?? []) current = (await hook(current, context)) ?? current;
   return current;
+}
+
+/** A call's own `onTaskCreated` option: the shorthand for its first `taskCreated` hook. */
+export type TaskCreatedOption = (
+  created: Record<string, unknown>,
+) => CallToolResult | undefined | Promise<CallToolResult | undefined>;
+
+/**
+ * What a `tools/call` made in `context` is told of a task the server created: the call's own
+ * `onTaskCreated` (`option`), then the `taskCreated` hooks, in order until one returns a result; `option`
+ * itself without hooks.
+ */
+export function taskCreated(
+  hooks: ResolvedHooks | undefined,
+  option: TaskCreatedOption | undefined,
+  context: MCPRequestContext,
+): TaskCreatedOption | undefined {
+  const list = hooks?.taskCreated ?? [];
+  if (list.length === 0) return option;
+  return async (created) => {
+    const own = await option?.(created);
+    if (own !== undefined) return own;
+    for (const hook of list) {
+      const result = await hook(created, context);
+      if (result !== undefined) return result;
+    }
+    return undefined;
+  };
 }
 
 /**

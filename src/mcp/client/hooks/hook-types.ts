@@ -1,7 +1,7 @@
 /**
- * The public shapes of a client's hooks (`MCPClientOptions.hooks`) and of the request context they, the
- * `headers` function and a token supplier receive. Each hook is a list of functions run in order, each
- * seeing what the one before it left.
+ * The public shapes of a client's request hooks (`MCPClientOptions.hooks`, whose type `MCPClientHooks` is
+ * in client/options.ts) and of the request context they, the `headers` function and a token supplier
+ * receive. Each hook is a list of functions run in order, each seeing what the one before it left.
  */
 import type { MCPRequestContext } from '../../config/request-context.js';
 import type { CallToolResult } from '../../protocol/types.js';
@@ -77,18 +77,29 @@ export type MCPBeforeRetryHook = (retry: MCPRetry) => boolean | undefined | Prom
 export type MCPWireHook = (message: MCPWireMessage) => void;
 
 /**
- * A client's hooks (`MCPClientOptions.hooks`): lists of functions, each list run in order. `onWireMessage`
- * is the shorthand of the first `onWire` hook. The `headers` option as a function is no `beforeRequest`
- * hook: it is asked per HTTP request, those of the connect, the GET stream and the session's DELETE
- * included, and again after a `401` (see `MCPHttpServer.headers`), where a `beforeRequest` hook runs once
- * per request the client's methods make.
+ * Runs when the server created a task for a `tools/call` (a task-backed call: see `MCPToolCallOptions.task`),
+ * told of it as the server sent it (2025-11-25: the `CreateTaskResult`'s `task`; 2026-07-28 extension: the
+ * `CreateTaskResult`, `resultType` included). Returning a result ends the call with that result at once:
+ * the task is left to the caller (`MCPClient.getTask`, `cancelTask`, …), not polled, and the hooks after it
+ * are not asked. Returning `undefined` passes the task on to the next hook, and after the last the call runs
+ * the task to its end. A rejection fails the call with it.
  */
-export interface MCPClientHooks {
+export type MCPTaskCreatedHook = (
+  created: Record<string, unknown>,
+  context: MCPRequestContext,
+) => CallToolResult | undefined | Promise<CallToolResult | undefined>;
+
+/**
+ * The hook lists that run along a request and its connection (the part of `MCPClientHooks` this folder
+ * runs; the client adds those of its call defaults and of a result's presentation).
+ */
+export interface RequestHookLists {
   /**
    * Before each `tools/call` (`callTool`, a tool's `execute`) and each request of `listResources`,
    * `listResourceTemplates`, `readResource`, `listPrompts`, `getPrompt`, `complete` and `ping` (the
    * connect and discovery are covered by the `headers` function): may change `arguments` and `_meta`
-   * (`tools/call`) and, over HTTP, `headers`. Default none.
+   * (`tools/call`) and, over HTTP, `headers`. Runs after the call's options are resolved (the `callOptions`
+   * hooks). Default none.
    */
   beforeRequest?: MCPBeforeRequestHook[];
   /** After each `tools/call` result, before it is returned and rendered: may replace it. Default none. */
@@ -103,4 +114,10 @@ export interface MCPClientHooks {
   beforeRetry?: MCPBeforeRetryHook[];
   /** Every JSON-RPC message of the connection; `onWireMessage` is the first of these. Default none. */
   onWire?: MCPWireHook[];
+  /**
+   * When the server creates a task for a `tools/call`, in order until one returns a result. A call's own
+   * `onTaskCreated` option (its own or its defaults') is the shorthand for a first hook of that call: it is
+   * asked before these. Default none.
+   */
+  taskCreated?: MCPTaskCreatedHook[];
 }

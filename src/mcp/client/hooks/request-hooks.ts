@@ -12,8 +12,10 @@ import {
   type ResolvedHooks,
   requestContext,
   resolveHooks,
+  type TaskCreatedOption,
+  taskCreated,
 } from './client-hooks.js';
-import type { MCPClientHooks } from './hook-types.js';
+import type { RequestHookLists } from './hook-types.js';
 import { inScope } from './request-scope.js';
 import type { MCPWireMessage } from './wire-message.js';
 
@@ -22,6 +24,12 @@ export interface Carried {
   context?: RunContext | undefined;
   headers?: Readonly<Record<string, string>> | undefined;
 }
+
+/** What a `tools/call`'s options carry into its hooks besides its scope. */
+type CallCarried = Carried & {
+  _meta?: Readonly<Record<string, unknown>> | undefined;
+  onTaskCreated?: TaskCreatedOption | undefined;
+};
 
 /** Sends one `tools/call` (the client's call path). */
 export type SendCall<O> = (
@@ -43,7 +51,7 @@ export class RequestHooks {
     server: string,
     transport: 'http' | 'stdio',
     options: {
-      hooks?: MCPClientHooks | undefined;
+      hooks?: RequestHookLists | undefined;
       onWireMessage?: ((message: MCPWireMessage) => void) | undefined;
     },
   ) {
@@ -56,7 +64,7 @@ export class RequestHooks {
    * A `tools/call` of `name`: sent by `send` as it is when it has nothing to carry (no new function, no
    * await added), else through the hooks ({@link RequestHooks.call}).
    */
-  callTool<O extends Carried & { _meta?: Readonly<Record<string, unknown>> | undefined }>(
+  callTool<O extends CallCarried>(
     name: string,
     input: Record<string, unknown>,
     options: O,
@@ -84,10 +92,10 @@ export class RequestHooks {
 
   /**
    * A `tools/call` of `name` through `beforeRequest` (arguments, `_meta`, headers), sent by `send` in its
-   * scope, then `afterResult`.
+   * scope with the `taskCreated` hooks after its own `onTaskCreated`, then `afterResult`.
    * @throws what a hook or `send` throws.
    */
-  async call<O extends Carried & { _meta?: Readonly<Record<string, unknown>> | undefined }>(
+  async call<O extends CallCarried>(
     name: string,
     input: Record<string, unknown>,
     options: O,
@@ -101,7 +109,8 @@ export class RequestHooks {
       _meta: options._meta,
       headers: options.headers,
     });
-    const sent = { ...options, _meta: request._meta };
+    const onTaskCreated = taskCreated(this.resolved, options.onTaskCreated, context);
+    const sent = { ...options, _meta: request._meta, onTaskCreated };
     const result = await inScope(scope, () => send(request.arguments ?? {}, sent));
     return afterResult(this.resolved, result, context);
   }

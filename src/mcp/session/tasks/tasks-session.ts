@@ -154,7 +154,8 @@ export class SessionTasks {
     const legacy = this.#legacy as LegacyTaskCapabilities;
     const { first, wire } = await createLegacyTask(direct, params, legacy, leg);
     return (
-      options.onTaskCreated?.(first.raw) ?? runTask(first, wire, options, this.#context(String(params.name)))
+      (await options.onTaskCreated?.(first.raw)) ??
+      runTask(first, wire, options, this.#context(String(params.name)))
     );
   }
 
@@ -165,7 +166,7 @@ export class SessionTasks {
     if (meta === undefined || setup?.direct === undefined) return undefined;
     const wire = new ModernTaskWire(setup.direct, meta, setup.inputs);
     const onTask = async (created: Record<string, unknown>, signal: AbortSignal | undefined) =>
-      options.onTaskCreated?.(created) ??
+      (await options.onTaskCreated?.(created)) ??
       runTask(createdTask(created), wire, { ...options, signal }, this.#context(toolName));
     return { meta, onTask };
   }

@@ -20,9 +20,9 @@ import type { AgentwireTransport, TransportCloseInfo } from '../transport.js';
 import { WireOrder } from '../wire-order.js';
 import { type HttpAuth, httpAuthFor } from './auth.js';
 import { type HttpErrorContext, httpStatusError, httpTransportError, readBodyExcerpt } from './errors.js';
-import { type AuthRetries, FIRST_ATTEMPT, reauthorize } from './oauth-retry.js';
+import { type AuthRetries, FIRST_ATTEMPT, retryAfter } from './oauth-retry.js';
 import { fetchFollowingRedirects } from './redirects.js';
-import type { HttpRequestHeaders } from './request-headers.js';
+import { attemptOf, type HttpRequestHeaders } from './request-headers.js';
 import { readSse } from './sse-reader.js';
 
 /** Options of {@link LegacySSETransport}. */
@@ -33,6 +33,12 @@ export interface LegacySSETransportOptions {
   headers?: Record<string, string>;
   /** Headers asked for per request (request-headers.ts), over the static ones. */
   requestHeaders?: HttpRequestHeaders;
+  /**
+   * Whether a `401` asks `requestHeaders` again (`attempt` 2) and sends the request (the GET or a POST) once
+   * more, when no `auth` answers it: a source that can change is behind them (a headers function, a
+   * supplier). As the Streamable HTTP transport does. Default false.
+   */
+  reaskAfter401?: boolean;
   /**
    * OAuth provider (the SDK's type): its token on every request (Bearer, or DPoP with a fresh proof); on 401,
    * `auth()` and one retry; on `403 insufficient_scope`, step-up (oauth-retry.ts).
@@ -259,12 +265,15 @@ export class LegacySSETransport implements AgentwireTransport {
     }
   }
 
-  /** The SSE GET; a 401 or `403 insufficient_scope` re-authorizes and sends it again (oauth-retry.ts). */
+  /**
+   * The SSE GET; a 401 or `403 insufficient_scope` re-authorizes and sends it again, and without OAuth a 401
+   * asks the request's headers again (`reaskAfter401`) and sends it once more (oauth-retry.ts `retryAfter`).
+   */
   private async openStream(
     context: HttpErrorContext,
     retries: AuthRetries = FIRST_ATTEMPT,
   ): Promise<Response> {
-    const headers = await this.headers('GET', this.url, 'GET');
+    const headers = await this.headers('GET', this.url, 'GET', retries);
     headers.set('accept', 'text/event-stream');
     const init = { method: 'GET', headers, signal: this.lifetime.signal };
     const response = await this.fetch(this.url, init, context);
@@ -281,7 +290,8 @@ export class LegacySSETransport implements AgentwireTransport {
     retries: AuthRetries = FIRST_ATTEMPT,
   ): Promise<Response> {
     const endpoint = this.endpoint!;
-    const headers = await this.headers('POST', endpoint, 'method' in message ? message.method : 'response');
+    const rpcMethod = 'method' in message ? message.method : 'response';
+    const headers = await this.headers('POST', endpoint, rpcMethod, retries);
     headers.set('content-type', 'application/json');
     const init = { method: 'POST', headers, body: JSON.stringify(message), signal: this.lifetime.signal };
     const response = await this.fetch(endpoint, init, context);
@@ -291,15 +301,18 @@ export class LegacySSETransport implements AgentwireTransport {
     throw httpStatusError(context, response.status, await readBodyExcerpt(response));
   }
 
-  /** Notes the answer's DPoP nonce; the retries of the next attempt when OAuth asks for one, else undefined. */
+  /**
+   * Notes the answer's DPoP nonce; the retries of the next attempt when OAuth asks for one, or when a first
+   * 401 is to be answered by asking the headers again (`reaskAfter401`); else undefined.
+   */
   private async retries(
     response: Response,
     url: URL,
     retries: AuthRetries,
   ): Promise<AuthRetries | undefined> {
-    if (this.auth === undefined) return undefined;
-    await this.auth.observe(response.headers, url);
-    return response.ok ? undefined : reauthorize(this.auth, response, retries);
+    if (this.auth !== undefined) await this.auth.observe(response.headers, url);
+    if (response.ok) return undefined;
+    return retryAfter(this.auth, this.options.reaskAfter401 === true, response, retries);
   }
 
   private async fetch(url: URL, init: RequestInit, context: HttpErrorContext): Promise<Response> {
@@ -314,10 +327,18 @@ export class LegacySSETransport implements AgentwireTransport {
     }
   }
 
-  /** The static headers and the OAuth credentials (Bearer, or DPoP with a proof for `method` and `url`). */
-  private async headers(method: 'GET' | 'POST', url: URL, rpcMethod: string): Promise<Headers> {
+  /**
+   * The static headers, those asked for `rpcMethod` at this attempt (2 after a 401), and the OAuth
+   * credentials (Bearer, or DPoP with a proof for `method` and `url`).
+   */
+  private async headers(
+    method: 'GET' | 'POST',
+    url: URL,
+    rpcMethod: string,
+    retries: AuthRetries,
+  ): Promise<Headers> {
     const headers = new Headers(this.options.headers);
-    const asked = await this.options.requestHeaders?.({ method: rpcMethod, attempt: 1 });
+    const asked = await this.options.requestHeaders?.({ method: rpcMethod, attempt: attemptOf(retries) });
     for (const [name, value] of Object.entries(asked ?? {})) headers.set(name, value);
     const credentials = await this.auth?.headersFor(method, url);
     if (credentials !== undefined) headers.set('authorization', credentials.authorization);
