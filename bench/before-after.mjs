@@ -4,10 +4,14 @@
 // over stdio and, for the round trip, over Streamable HTTP; they take turns in rounds, the first rotating,
 // so load drifts on a shared machine hit them alike. Reported: the median round trip (µs) and client CPU per
 // call (µs), and the total time of `--burst` concurrent calls over stdio, each with its ratio to the floor.
-//   AGENTWIRE_BEFORE_DIST=<dir> node bench/before-after.mjs [--rounds=20] [--per-round=100] [--burst=1000]
+//   npm run build && node bench/before-after.mjs [--rounds=20] [--per-round=100] [--burst=1000]
+// The earlier build is 33fb3ca (before the one owner of the wire), built once into bench/.build/ from
+// `git archive` (kept for later runs); `AGENTWIRE_BEFORE_DIST=<dir>` compares another build instead.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ADAPTERS } from './lib/clients.mjs';
 import { fastStdio, startFastHttp } from './lib/servers.mjs';
 import { median, rotate, usSince } from './lib/stats.mjs';
@@ -17,12 +21,44 @@ const arg = (name, fallback) =>
 const ROUNDS = arg('rounds', 20);
 const PER_ROUND = arg('per-round', 100);
 const BURST = arg('burst', 1000);
-const before = process.env.AGENTWIRE_BEFORE_DIST;
-if (before === undefined) throw new Error('set AGENTWIRE_BEFORE_DIST to the earlier build');
+const BEFORE_COMMIT = '33fb3ca';
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const before = process.env.AGENTWIRE_BEFORE_DIST ?? builtBefore();
+
+/** The build of {@link BEFORE_COMMIT}: its sources from git, compiled with this checkout's TypeScript. */
+function builtBefore() {
+  const dir = path.join(root, 'bench', '.build', `before-${BEFORE_COMMIT}`);
+  const dist = path.join(dir, 'dist');
+  if (existsSync(path.join(dist, 'index.js'))) return dist;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const archive = path.join(dir, 'source.tar');
+  execFileSync(
+    'git',
+    [
+      'archive',
+      '--output',
+      archive,
+      BEFORE_COMMIT,
+      'src',
+      'package.json',
+      'tsconfig.json',
+      'tsconfig.build.json',
+    ],
+    { cwd: root },
+  );
+  execFileSync('tar', ['-xf', archive, '-C', dir]);
+  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  execFileSync(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.build.json')], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
+  return dist;
+}
 
 const floor = ADAPTERS.find((a) => a.id === 'floor');
 const build = async (dir) => (await import(pathToFileURL(path.resolve(dir, 'index.js')).href)).MCPClient;
-const builds = { before: await build(before), after: await build('dist') };
+const builds = { before: await build(before), after: await build(path.join(root, 'dist')) };
 const viaAgentwire = (MCPClient) => ({
   stdio: async (cfg) => connected(MCPClient.fromStdio({ command: cfg.command, args: cfg.args ?? [] })),
   http: async (url) => connected(MCPClient.fromUrl(url, { transport: 'streamable-http' })),

@@ -24,11 +24,7 @@ import type {
   ResourceTemplate,
   Root,
 } from '../protocol/types.js';
-import {
-  callOptionsThroughHooks,
-  type MCPToolCallOptions,
-  type ResolvedCallOptions,
-} from '../session/call-options.js';
+import { callOptionsThroughHooks, type MCPToolCallOptions } from '../session/call-options.js';
 import type { MCPTaskPassThrough } from '../session/tasks/tasks-passthrough.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
 import { CallDefaults } from './call-defaults.js';
@@ -46,8 +42,7 @@ import type { MCPSkill } from './skill-entries.js';
 import type { MCPSkillFile } from './skill-verify.js';
 import { listSkills, loadSkill, type MCPLoadedSkill, readSkillFile } from './skills.js';
 import { type MCPTask, type MCPTaskCall, startTaskCall } from './task-calls.js';
-import { callThroughConnection } from './tool-call.js';
-import { redactToolErrorText } from './tool-error-text.js';
+import { ConnectionCalls } from './tool-call.js';
 import type { ToolRefresh } from './tool-refresh.js';
 import { httpTransportPlan, stdioTransportPlan, type TransportPlan } from './transport-plan.js';
 
@@ -109,6 +104,8 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
   readonly #features: ServerFeatures;
   /** Requests through the `hooks` option and its shorthands (hooks/request-hooks.ts). */
   readonly #hooks: RequestHooks;
+  /** `tools/call`s on the connection (tool-call.ts). */
+  readonly #toolCalls: ConnectionCalls;
 
   private constructor(plan: TransportPlan, options: MCPClientOptions) {
     super();
@@ -129,6 +126,13 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     this.#features = parts.features;
     this.#toolRefresh = parts.toolRefresh;
     this.#connection = parts.connection;
+    this.#toolCalls = new ConnectionCalls(
+      parts.connection,
+      parts.calls,
+      this.#callDefaults,
+      this.#hooks,
+      plan.redact,
+    );
   }
 
   /**
@@ -244,16 +248,9 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    *   forgotten session, a broken 2026-07-28 stream) to a tool not annotated `readOnlyHint` or
    *   `idempotentHint`, which is not sent again (docs/client.md, "Lost connections and reconnection").
    */
-  async callTool(name: string, input: ToolInput = {}, options?: MCPToolCallOptions): Promise<CallToolResult> {
-    const resolved = this.#callDefaults.resolve(name, options);
-    const result = await this.#hooks.callTool(name, input, resolved, this.#send);
-    // A failed tool's text loses this client's credentials (tool-error-text.ts).
-    return redactToolErrorText(result, this.#plan.redact);
+  callTool(name: string, input: ToolInput = {}, options?: MCPToolCallOptions): Promise<CallToolResult> {
+    return this.#toolCalls.callTool(name, input, options);
   }
-
-  /** One call on the connection (tool-call.ts); made once, so the plain call path allocates no function. */
-  readonly #send = (name: string, input: ToolInput, resolved: ResolvedCallOptions) =>
-    callThroughConnection(this.#connection, this.#calls, name, input, resolved);
 
   /**
    * Calls a tool as a task (`task: true`, see `MCPToolCallOptions.task`) and returns a handle at once: the

@@ -7,6 +7,7 @@
  * SDK. `MCPClient` owns a session at a time and makes a new one to reconnect; a session is never reopened.
  */
 import type { Client, StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { tracerProviderRegistered } from '../../core/telemetry.js';
 import type { MCPCallError } from '../protocol/errors.js';
 import { type Redactor, redactError } from '../protocol/redact-error.js';
 import type {
@@ -31,7 +32,7 @@ import { outboundParams, sdkOptions } from './engine/request-extras.js';
 import {
   anyObjectSchema,
   callToolResultSchema,
-  checkCallToolResult,
+  decodeCallToolResult,
   type InvalidToolDefinition,
   type ListPage,
   listPageSchema,
@@ -52,6 +53,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions, timeLeft } from './req
 import type { SessionOpenOptions } from './session-options.js';
 import { withTasksDeclared } from './tasks/tasks-modern.js';
 import { SessionTasks, type TaskCallOptions } from './tasks/tasks-session.js';
+import { attempt, type CallSite, decodeToolCall, ToolCall, type ToolCallParams } from './tool-call.js';
 import { ToolHeaders } from './tool-headers.js';
 import { type DirectRequests, notConnected } from './wire/calls.js';
 import type { Wire } from './wire/wire.js';
@@ -325,47 +327,49 @@ export class Session {
   }
 
   /**
-   * `tools/call`; as a task where the tool or server says so (tasks-session.ts), to the task's final result.
-   * Returns the raw result; `content` is `[]` when a server omits it.
+   * `tools/call`; as a task where the tool or server says so (tasks-session.ts), to the task's final result:
+   * the raw result (`content` `[]` when omitted) as `site` finishes it; a failure the session cannot recover
+   * from goes to `site` (tool-call.ts). The lean path: one request record, one promise (wire/calls.ts).
    * @throws MCPCallError
    */
-  async callTool(
+  callTool<O extends TaskCallOptions & Pick<MCPToolCallOptions, '_meta'>>(
     name: string,
     args: Record<string, unknown>,
-    options: TaskCallOptions & Pick<MCPToolCallOptions, '_meta'>,
+    options: O,
+    site?: CallSite<O, Session>,
+    deadline = 0,
   ): Promise<CallToolResult> {
-    const params = withCallerMeta({ name, arguments: args }, options._meta);
-    const result = await withMcpSpan('tools/call', params, this, () => this.#callTool(params, options));
-    if (result.content === undefined) result.content = [];
-    return result;
+    try {
+      const params = withCallerMeta({ name, arguments: args }, options._meta);
+      const call = new ToolCall(this, params, options, site, deadline);
+      const lean = this.#leanPath(name, options);
+      const sent = outboundParams(params);
+      if (lean) return lean.call('tools/call', sent, options, decodeToolCall, call, this.#recoverCall);
+      // Sent once, with no retry machinery until a failure asks for it (see `#recover`).
+      const once = () =>
+        attempt(() => this.#sendCall(params, options)).catch((e) => this.#recover(e, params, options));
+      return call.after(withMcpSpan('tools/call', params, this, once));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
+
+  /** The direct path, when a call takes it as one record: 2025 era, no tracer, not a task (else undefined). */
+  #leanPath(name: string, options: TaskCallOptions): DirectRequests | undefined {
+    if (tracerProviderRegistered() || this.era === 'modern' || this.#tasks.legacyTask(name, options)) return;
+    return this.#direct;
+  }
+
+  /** A failed lean `tools/call`: the session's recovery, then the caller's (see {@link Session.callTool}). */
+  readonly #recoverCall = (error: unknown, call: ToolCall<TaskCallOptions, Session>) =>
+    call.after(this.#recover(error, call.params, call.options));
 
   /**
-   * One `tools/call` on the lean path: sent once, with no retry machinery until a failure asks for it: a
-   * -32042 "URL elicitation required" is sent again after the URL handler (elicitations.ts); one lost before
-   * its response (a forgotten 2025 session, a broken 2026 stream) only for a read-only or idempotent tool
-   * (replay.ts).
+   * A failed `tools/call`, recovered where the failure allows it, else mapped: a -32042 "URL elicitation
+   * required" is sent again after the URL handler (elicitations.ts); one lost before its response (a
+   * forgotten 2025 session, a broken 2026 stream) only for a read-only or idempotent tool (replay.ts).
    */
-  #callTool(
-    params: { name: string; arguments: Record<string, unknown> },
-    options: TaskCallOptions,
-  ): Promise<CallToolResult> {
-    let sent: Promise<CallToolResult>;
-    try {
-      sent = this.#sendCall(params, options);
-    } catch (error) {
-      sent = Promise.reject(error);
-    }
-    // The recovery (and its closures) is made only when the call failed.
-    return sent.catch((error: unknown) => this.#recover(error, params, options));
-  }
-
-  /** A failed `tools/call`: recovered where the failure allows it (see {@link Session.#callTool}), else mapped. */
-  #recover(
-    error: unknown,
-    params: { name: string; arguments: Record<string, unknown> },
-    options: TaskCallOptions,
-  ): Promise<CallToolResult> {
+  #recover(error: unknown, params: ToolCallParams, options: TaskCallOptions): Promise<CallToolResult> {
     const signal = options.signal;
     const context = { method: 'tools/call', toolName: params.name, signal, timeoutMs: options.timeoutMs };
     const send = (on: Session) => () => on.#sendCall(params, options);
@@ -378,23 +382,17 @@ export class Session {
   }
 
   /** The one `tools/call` of {@link Session.callTool}, by the path this connection takes. */
-  #sendCall(
-    params: { name: string; arguments: Record<string, unknown> },
-    options: TaskCallOptions,
-  ): Promise<CallToolResult> {
+  #sendCall(params: ToolCallParams, options: TaskCallOptions): Promise<CallToolResult> {
     const direct = this.#direct;
     if (direct === undefined) return this.#callThroughFunnel(params, options);
     if (this.era === 'modern') return this.#callDirectModern(params, options);
     if (this.#tasks.legacyTask(params.name, options))
       return this.#tasks.callLegacy(outboundParams(params), options);
-    return direct.send('tools/call', outboundParams(params), options, checkCallToolResult);
+    return direct.send('tools/call', outboundParams(params), options, decodeCallToolResult);
   }
 
   /** `tools/call` through the SDK's request funnel (2026-era connections; sdk-call.ts). */
-  #callThroughFunnel(
-    params: { name: string; arguments: Record<string, unknown> },
-    options: RequestOptions,
-  ): Promise<CallToolResult> {
+  #callThroughFunnel(params: ToolCallParams, options: RequestOptions): Promise<CallToolResult> {
     this.#requireOpen();
     const headers = this.#toolHeaders?.headersFor(params.name, params.arguments);
     const sent = outboundParams(params, this.#logLevel) as typeof params;
@@ -402,10 +400,7 @@ export class Session {
   }
 
   /** `tools/call` on the 2026-07-28 direct path (modern-calls.ts). */
-  #callDirectModern(
-    params: { name: string; arguments: Record<string, unknown> },
-    options: TaskCallOptions,
-  ): Promise<CallToolResult> {
+  #callDirectModern(params: ToolCallParams, options: TaskCallOptions): Promise<CallToolResult> {
     const direct = this.#direct as DirectRequests;
     const headers = this.#toolHeaders?.headersFor(params.name, params.arguments);
     const tasks = this.#tasks.modern(params.name, options);

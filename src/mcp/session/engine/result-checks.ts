@@ -9,7 +9,7 @@
 import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { isRecord } from '../../../core/json.js';
 import type { CallToolResult, MCPToolDefinition } from '../../protocol/types.js';
-import { checkResult } from '../wire/calls.js';
+import { invalidResult, resultOf } from '../wire/calls.js';
 
 /**
  * One page of a list result (`tools/list`, `resources/list`, …): the items under `key`, and the cursor for the
@@ -69,7 +69,10 @@ function schema<T>(check: (value: unknown) => string | undefined): StandardSchem
 }
 
 /** Checks a `tools/call` result: `content` an array of objects with a string `type`. */
-export const callToolResultSchema = schema<CallToolResult>((value) => {
+export const callToolResultSchema = schema<CallToolResult>(callToolProblem);
+
+/** What is wrong with a `tools/call` result, or undefined (see {@link callToolResultSchema}). */
+function callToolProblem(value: unknown): string | undefined {
   if (!isRecord(value)) return 'result is not an object';
   const { content, structuredContent, isError } = value;
   // 2025-06-18+ servers may omit content when they return structuredContent; normalise in the caller.
@@ -84,11 +87,19 @@ export const callToolResultSchema = schema<CallToolResult>((value) => {
     return '"structuredContent" is not an object';
   if (isError !== undefined && typeof isError !== 'boolean') return '"isError" is not a boolean';
   return undefined;
-});
+}
 
-/** A `tools/call` result checked by {@link callToolResultSchema}, as the direct path decodes it (one function, not one per call). */
-export const checkCallToolResult = (result: unknown): CallToolResult | Promise<CallToolResult> =>
-  checkResult('tools/call', callToolResultSchema, result);
+/**
+ * A `tools/call` result checked by {@link callToolResultSchema}, synchronously, as the direct path decodes
+ * it (one function, not one per call).
+ * @throws SdkError `InvalidResult`, worded as the SDK words it (wire/calls.ts `invalidResult`).
+ */
+export function decodeCallToolResult(result: unknown): CallToolResult {
+  const value = resultOf(result);
+  const problem = callToolProblem(value);
+  if (problem !== undefined) throw invalidResult('tools/call', problem);
+  return value as CallToolResult;
+}
 
 /** A listed tool left out because its definition cannot be used: its name (or place) and why. */
 export interface InvalidToolDefinition {

@@ -32,6 +32,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { isRecord } from '../../../core/json.js';
 import type { Progress } from '../../protocol/types.js';
+import { SENT } from '../../transports/sent.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from '../request-options.js';
 import type { Correlator, Wire } from './wire.js';
 
@@ -43,7 +44,11 @@ interface PendingRequest {
   readonly id: string;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
-  readonly decode: (result: unknown) => unknown;
+  readonly decode: (result: unknown, context: unknown) => unknown;
+  /** What the caller keeps with the request, handed to `decode` and `recover` (no closure per request). */
+  readonly context: unknown;
+  /** What a failure becomes (a retry, a mapped error), settling the one promise; absent: it rejects as is. */
+  readonly recover: ((error: unknown, context: unknown) => unknown) | undefined;
   timer: NodeJS.Timeout | undefined;
   capTimer: NodeJS.Timeout | undefined;
   readonly signal: AbortSignal | undefined;
@@ -116,6 +121,39 @@ export class DirectRequests implements Correlator {
     decode: (result: unknown) => R | Promise<R>,
     headers?: Record<string, string>,
   ): Promise<R> {
+    return this.#start(method, params, options, decode, undefined, undefined, headers);
+  }
+
+  /**
+   * Sends one request whose outcome is one promise: its result is what `decode` makes of it, a failure (any
+   * of {@link DirectRequests.request}'s, or what `decode` throws) is what `recover` makes of it; both get
+   * `context`, so that the caller needs no closure per request.
+   */
+  call<R, C>(
+    method: string,
+    params: Record<string, unknown>,
+    options: RequestOptions,
+    decode: (result: unknown, context: C) => R,
+    context: C,
+    recover: (error: unknown, context: C) => R | Promise<R>,
+  ): Promise<R> {
+    const onFailure = recover as (error: unknown, context: unknown) => unknown;
+    if (this.#closed || options.signal?.aborted) {
+      const error = this.#closed ? notConnected() : abortError(options.signal?.reason);
+      return new Promise<R>((resolve) => resolve(onFailure(error, context) as R));
+    }
+    return this.#start(method, params, options, decode as (result: unknown) => R, context, onFailure);
+  }
+
+  #start<R>(
+    method: string,
+    params: Record<string, unknown>,
+    options: RequestOptions,
+    decode: (result: unknown, context: unknown) => R | Promise<R>,
+    context: unknown,
+    recover: ((error: unknown, context: unknown) => unknown) | undefined,
+    headers?: Record<string, string>,
+  ): Promise<R> {
     if (this.#closed) return Promise.reject(notConnected());
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(abortError(signal.reason));
@@ -136,6 +174,8 @@ export class DirectRequests implements Correlator {
         resolve: resolve as (value: unknown) => void,
         reject,
         decode,
+        context,
+        recover,
         timer: undefined,
         capTimer: undefined,
         signal,
@@ -156,7 +196,9 @@ export class DirectRequests implements Correlator {
       this.#pending.set(id, pending);
       const sendOptions =
         headers || requestAbort ? { headers, requestSignal: requestAbort?.signal } : undefined;
-      this.#wire.send(message, sendOptions).catch((error: unknown) => this.#fail(pending, error));
+      const written = this.#wire.send(message, sendOptions);
+      // The stdio transport's common case: a settled, shared promise (nothing to wait for, no `.catch`).
+      if (written !== SENT) written.catch((error: unknown) => this.#fail(pending, error));
     });
   }
 
@@ -181,13 +223,13 @@ export class DirectRequests implements Correlator {
   }
 
   #fail(pending: PendingRequest, error: unknown): void {
-    if (this.#settle(pending)) pending.reject(error);
+    if (this.#settle(pending)) failed(pending, error);
   }
 
   /** Fails `pending` and tells the server it is cancelled (MCP spec 2025-11-25, "Utilities > Cancellation"). */
   #cancel(pending: PendingRequest, error: unknown, reason: unknown = error): void {
     if (!this.#settle(pending)) return;
-    pending.reject(error);
+    failed(pending, error);
     if (pending.requestAbort) pending.requestAbort.abort();
     else this.#sendCancellation(pending.id, reason);
   }
@@ -197,14 +239,17 @@ export class DirectRequests implements Correlator {
     const pending = this.#pending.get(id);
     if (pending === undefined || !this.#settle(pending)) return false;
     if ('error' in response) {
-      pending.reject(jsonRpcError(response.error));
+      failed(pending, jsonRpcError(response.error));
       return true;
     }
+    let value: unknown;
     try {
-      pending.resolve(pending.decode(response.result));
+      value = pending.decode(response.result, pending.context);
     } catch (error) {
-      pending.reject(error);
+      failed(pending, error);
+      return true;
     }
+    pending.resolve(value);
     return true;
   }
 
@@ -237,6 +282,20 @@ export class DirectRequests implements Correlator {
     this.#wire.send(cancelled).catch((error: unknown) => {
       this.#onError(new Error(`Failed to send cancellation: ${error}`, { cause: error }));
     });
+  }
+}
+
+/** Settles a settled-out `pending` with `error`, or with what its `recover` makes of it. */
+function failed(pending: PendingRequest, error: unknown): void {
+  const recover = pending.recover;
+  if (recover === undefined) {
+    pending.reject(error);
+    return;
+  }
+  try {
+    pending.resolve(recover(error, pending.context));
+  } catch (thrown) {
+    pending.reject(thrown);
   }
 }
 
@@ -293,16 +352,23 @@ export function checkResult<T>(
   schema: StandardSchemaV1<unknown, T>,
   result: unknown,
 ): T | Promise<T> {
-  // Earlier-revision servers may send `resultType`; the SDK's 2025 codec strips it, so do we.
-  const value = isRecord(result) && 'resultType' in result ? withoutResultType(result) : result;
-  const checked = schema['~standard'].validate(value);
+  const checked = schema['~standard'].validate(resultOf(result));
   return checked instanceof Promise ? checked.then((c) => verdict(method, c)) : verdict(method, checked);
+}
+
+/** A result as the checks see it: earlier-revision servers may send `resultType`; the SDK's 2025 codec strips it, so do we. */
+export function resultOf(result: unknown): unknown {
+  return isRecord(result) && 'resultType' in result ? withoutResultType(result) : result;
+}
+
+/** What a result that fails its check rejects with, as the SDK words it (`problems`: the issues, joined). */
+export function invalidResult(method: string, problems: string): SdkError {
+  return new SdkError(SdkErrorCode.InvalidResult, `Invalid result for ${method}: ${problems}`);
 }
 
 function verdict<T>(method: string, checked: StandardSchemaV1.Result<T>): T {
   if (checked.issues === undefined) return checked.value;
-  const problems = checked.issues.map(formatIssue).join(', ');
-  throw new SdkError(SdkErrorCode.InvalidResult, `Invalid result for ${method}: ${problems}`);
+  throw invalidResult(method, checked.issues.map(formatIssue).join(', '));
 }
 
 /** As the SDK formats a schema issue: `path.to.field: message`, or the message alone. */

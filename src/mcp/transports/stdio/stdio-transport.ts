@@ -10,6 +10,7 @@
  * the process itself (spawn, process group, ending it); line-reader.ts and stderr.ts read its two output
  * pipes.
  */
+
 import type { Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { MCPCallError, type MCPCallErrorKind } from '../../protocol/errors.js';
@@ -17,6 +18,7 @@ import { isJsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { envSecrets, type Redactor } from '../../protocol/redact.js';
 import { redactError } from '../../protocol/redact-error.js';
 import { LARGE_LINE_BYTES, LargeLineParser } from '../json/large-line.js';
+import { SENT } from '../sent.js';
 import type { AgentwireTransport, TransportCloseInfo } from '../transport.js';
 import { WireOrder } from '../wire-order.js';
 import { ServerProcess } from './child-process.js';
@@ -39,9 +41,6 @@ export {
   type StdioTransportOptions,
 } from './options.js';
 export type { StderrMode } from './stderr.js';
-
-/** What `send` returns once the pipe took the message: settled, and shared (nothing can chain state onto it). */
-const SENT: Promise<void> = Promise.resolve();
 
 /** How long a server that closed its stdout has to exit before it is taken for alive and ended, in ms. */
 const STDOUT_END_EXIT_WAIT_MS = 1000;
@@ -198,11 +197,14 @@ export class StdioTransport implements AgentwireTransport {
     if (this.corked) return;
     this.corked = true;
     stdin.cork();
-    process.nextTick(() => {
-      this.corked = false;
-      stdin.uncork();
-    });
+    process.nextTick(this.uncork, stdin);
   }
+
+  /** The end of `corkForThisTick`'s tick: one function per transport, not one per send. */
+  private readonly uncork = (stdin: Writable): void => {
+    this.corked = false;
+    stdin.uncork();
+  };
 
   /**
    * One `drain` wait shared by every blocked `send`: a listener per send would pile up (and trip Node's
