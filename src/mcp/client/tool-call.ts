@@ -41,10 +41,12 @@ export async function callThroughConnection(
     if (error instanceof MCPCallError && connection.meansConnectionLost(error))
       connection.lost(session, error);
     if (!connection.shouldRetry(error, resolved)) throw error;
-    // The server lost this call with its connection (crash, expired session): once reconnected, send it again;
-    // a task it created lives on the server: poll that one.
-    const next = await connection.sessionForCall(name, resolved, deadline);
+    // The server lost this call with its connection (crash, expired session): once reconnected, send it again
+    // if that is safe (connection.ts resendRefused); a task it created lives on the server: poll that one.
     const taskId = resumableTask(error);
+    const refusal = taskId === undefined && (await connection.resendRefused(error as MCPCallError, name));
+    if (refusal) throw refusal;
+    const next = await connection.sessionForCall(name, resolved, deadline);
     if (taskId !== undefined) return next.tasks.resume(taskId, name, { ...resolved, timeoutMs: timeout });
     return request(next, deadline - Date.now());
   }
