@@ -368,12 +368,11 @@ export class Session {
     params: { name: string; arguments: Record<string, unknown> },
     options: TaskCallOptions,
   ): Promise<CallToolResult> {
-    const signal = options.signal;
     const context = lostRequest('tools/call', options, params.name);
     const send = (on: Session, left?: number) => () => on.#sendCall(params, within(options, left));
-    const again = (on: Session, left?: number) => on.#elicitations.retrying(send(on, left), signal);
+    const again = (on: Session, left?: number) => on.#elicitations.retrying(send(on, left), options.signal);
     return this.#elicitations
-      .recover(error, signal, send(this))
+      .recover(error, options.signal, send(this))
       .catch((failure: unknown) => this.#replays.after(failure, context, this, again))
       .catch((failure: unknown) => Promise.reject(this.#fail(failure, context)));
   }
