@@ -245,7 +245,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    * `callOptions`. While a reconnect is in flight the call waits for it, bounded by its own timeout.
    * @throws MCPCallError — kind `timeout`, `aborted`, `jsonrpc`, `connection_closed`, `session_expired`,
    *   `not_connected`, `transport`, `http`, `protocol`; `may_have_run` for a call lost before its response (a
-   *   forgotten session, a broken 2026-07-28 stream) to a tool not annotated `readOnlyHint` or
+   *   forgotten session, a broken 2026-07-28 stream, a lost connection) to a tool not annotated `readOnlyHint` or
    *   `idempotentHint`, which is not sent again (docs/client.md, "Lost connections and reconnection").
    */
   callTool(name: string, input: ToolInput = {}, options?: MCPToolCallOptions): Promise<CallToolResult> {

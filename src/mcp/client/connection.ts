@@ -10,11 +10,13 @@
 
 import { sleep } from '../../core/sleep.js';
 import { VERSION } from '../../core/version.js';
+import { waitWithin } from '../../core/wait-within.js';
 import type { MCPTool } from '../adapter/mcp-tool.js';
-import { MCPOAuthGrantError } from '../auth/grant-error.js';
 import { MCPCallError } from '../protocol/errors.js';
 import type { MCPToolDefinition } from '../protocol/types.js';
 import { DEFAULT_CALL_TIMEOUT_MS, type ResolvedCallOptions } from '../session/call-options.js';
+import { refused } from '../session/engine/replay.js';
+import { decideReplay } from '../session/engine/replay-decision.js';
 import { toCallError } from '../session/error-mapping.js';
 import { listenOf } from '../session/listen.js';
 import { EraVerdicts } from '../session/negotiation/era-verdict.js';
@@ -22,6 +24,7 @@ import type { RequestCache, RequestOptions } from '../session/request-options.js
 import { Session, type SessionClientFeatures, type SessionHooks } from '../session/session.js';
 import { offers } from './capabilities.js';
 import { ConnectAttempt, connectAborted, untilAborted } from './connect-attempt.js';
+import { bothFailed, grantRefused } from './connect-failures.js';
 import type { MCPClientEvents, TypedEmitter } from './events.js';
 import { allowRetry, type ResolvedHooks, resendGate, wireListener } from './hooks/client-hooks.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, type MCPClientOptions, type MCPClientState } from './options.js';
@@ -29,7 +32,7 @@ import { backoffDelay, type ReconnectPolicy, reconnectPolicy } from './reconnect
 import { listenLogEntry, ResourceSubscriptions } from './subscriptions.js';
 import { discoverTools } from './tool-discovery.js';
 import type { TransportPlan } from './transport-plan.js';
-import { type Deferred, deferred, settlesWithin, waitWithin } from './waiting.js';
+import { type Deferred, deferred, settlesWithin } from './waiting.js';
 import { wireTap } from './wire-tap.js';
 
 /**
@@ -178,6 +181,26 @@ export class Connection {
   shouldRetry(error: unknown, options: ResolvedCallOptions): boolean {
     if (!this.#policy.enabled || options.signal?.aborted || options.retryOnReconnect === false) return false;
     return error instanceof MCPCallError && error.kind === 'connection_closed';
+  }
+
+  /**
+   * Why a `tools/call` of `toolName` lost with its connection (see {@link Connection.shouldRetry}) is not
+   * sent again, by the one rule of every lost request (session/engine/replay-decision.ts) and the
+   * `beforeRetry` hooks (told `reason: 'resend'`): the error to fail with (kind `may_have_run`), or
+   * `undefined` to send it again. The tool's annotations are those of the client's last tool list.
+   */
+  async resendRefused(error: MCPCallError, toolName: string): Promise<MCPCallError | undefined> {
+    const listed = this.#host.tools().find((tool) => tool.definition.name === toolName);
+    const decision = decideReplay({
+      method: 'tools/call',
+      annotations: listed?.definition.annotations,
+      attempt: 1,
+    });
+    if (decision.action === 'fail') return refused(error, 'may_have_run', decision.reason);
+    const gate = resendGate(this.#host.hooks, this.#host.name);
+    if (gate && !(await gate({ method: 'tools/call', toolName, attempt: 1, error })))
+      return refused(error, 'may_have_run', 'vetoed');
+    return undefined;
   }
 
   /**
@@ -331,7 +354,9 @@ export class Connection {
             verdict: candidate.verdictOrigin ? this.#verdicts.slot(candidate.verdictOrigin) : undefined,
           },
           tap: tap && wireTap(host.name, tap),
-          renewSession: (expired, error) => this.renewed(expired, error),
+          // A session not yet the client's is never renewed: its 404 fails the attempt (a reconnect's loop
+          // tries again after its backoff), where a renewal would wait on the very attempt it is part of.
+          renewSession: (expired, error) => (current() ? this.renewed(expired, error) : undefined),
           beforeResend: resendGate(host.hooks, host.name),
         });
         return session;
@@ -418,31 +443,4 @@ export class Connection {
       throw toCallError(error, context);
     }
   }
-}
-
-/**
- * Streamable HTTP was refused and the HTTP+SSE fallback failed too: most often a wrong URL. The error keeps
- * the first refusal's kind and status (what the server said to the current transport) and names both.
- */
-function bothFailed(refused: MCPCallError, fallback: unknown): MCPCallError {
-  const why =
-    fallback instanceof MCPCallError
-      ? fallback.reason
-      : fallback instanceof Error
-        ? fallback.message
-        : String(fallback);
-  return refused.with({
-    reason: `${refused.reason}; the HTTP+SSE fallback failed too: ${why}`,
-    cause: refused,
-  });
-}
-
-/** Whether `error`'s cause chain holds an {@link MCPOAuthGrantError} (a token request that was refused). */
-function grantRefused(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  for (let at = error; at instanceof Error && !seen.has(at); at = at.cause) {
-    if (at instanceof MCPOAuthGrantError) return true;
-    seen.add(at);
-  }
-  return false;
 }

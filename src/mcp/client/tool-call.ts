@@ -132,8 +132,12 @@ async function afterFailure(
 ): Promise<CallToolResult> {
   if (error instanceof MCPCallError && connection.meansConnectionLost(error)) connection.lost(session, error);
   if (!connection.shouldRetry(error, resolved)) throw error;
-  const next = await connection.sessionForCall(name, resolved, deadline);
+  // Sent again once reconnected only if that is safe (connection.ts resendRefused); a task the server created
+  // lives on the server: that one is polled.
   const taskId = resumableTask(error);
+  const refusal = taskId === undefined && (await connection.resendRefused(error as MCPCallError, name));
+  if (refusal) throw refusal;
+  const next = await connection.sessionForCall(name, resolved, deadline);
   const timeout = resolved.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   if (taskId !== undefined) return next.tasks.resume(taskId, name, { ...resolved, timeoutMs: timeout });
   return calls.call(next, name, input, resolved, deadline - Date.now());

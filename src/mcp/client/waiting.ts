@@ -1,7 +1,7 @@
 /**
  * Small promise utilities for the client's lifecycle: a deferred "ready" signal for calls waiting on a
- * reconnect, and a bounded wait. Each one clears its own timer and listener. (The abortable sleep of the
- * reconnection backoff is core/sleep.ts.)
+ * reconnect, and whether a promise settles in time. Each one clears its own timer. (The abortable sleep of
+ * the reconnection backoff is core/sleep.ts; the wait bounded by a signal and a time, core/wait-within.ts.)
  */
 
 /** A promise with its settle functions exposed. */
@@ -21,32 +21,6 @@ export function deferred(): Deferred {
   });
   promise.catch(() => {});
   return { promise, resolve, reject };
-}
-
-/**
- * Waits for `pending`, at most `ms` (then rejects with `onTimeout()`), and rejects with the abort reason as
- * soon as `signal` aborts.
- */
-export async function waitWithin(
-  pending: Promise<void>,
-  ms: number,
-  signal: AbortSignal | undefined,
-  onTimeout: () => Error,
-): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const bounds = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), Math.max(0, ms));
-    onAbort = () => reject(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    if (signal?.aborted) onAbort();
-  });
-  try {
-    await Promise.race([pending, bounds]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
-  }
 }
 
 /**

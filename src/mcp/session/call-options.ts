@@ -18,12 +18,12 @@ export interface MCPToolCallOptions extends RequestOptions {
   /** Per-call bound in ms. Default 60 000. Rejects with `MCPCallError` kind `timeout`. */
   timeoutMs?: number | undefined;
   /**
-   * With reconnection enabled, a call whose connection was lost (server crash, refused connection: kind
-   * `connection_closed`) is sent again once, on the new connection; not one whose own exchange failed (kind
-   * `transport`, a response cut mid-way). The server may then run the tool twice if it had started before the
-   * loss: set false for tools whose side effects must not repeat. Default true. A call whose own request met
-   * an expired session (HTTP 404) is sent again on the new session only for a tool annotated `readOnlyHint`
-   * or `idempotentHint`; any other fails with kind `may_have_run`.
+   * With reconnection enabled, a call whose connection was lost (server crash, refused connection, expired
+   * session: kind `connection_closed` or `session_expired`) is sent again once on the new connection, only
+   * for a tool annotated `readOnlyHint` or `idempotentHint` and when no `beforeRetry` hook declines (reason
+   * `resend`); any other fails with kind `may_have_run`. Never one whose own exchange failed (kind
+   * `transport`, a response cut mid-way). False: not even a safe call is sent again after a lost connection
+   * (it fails as `connection_closed`). Default true.
    */
   retryOnReconnect?: boolean | undefined;
   /**

@@ -27,7 +27,7 @@ import {
   type InputRoundsContext,
   requestWithInputRounds,
 } from './engine/modern-calls.js';
-import { type Renewal, Replays } from './engine/replay.js';
+import { lostRequest, type Renewal, Replays, within } from './engine/replay.js';
 import { outboundParams, sdkOptions } from './engine/request-extras.js';
 import {
   anyObjectSchema,
@@ -223,8 +223,8 @@ export class Session {
   }
 
   /**
-   * Any paginated list (`resources/list` → `resources`, `prompts/list` → `prompts`, …), every page.
-   * A repeated cursor ends the walk (looping servers); `''` only in 2025 (MCP spec 2026-07-28, "Pagination").
+   * Any paginated list (`resources/list` → `resources`, …), every page; a lost page lists again from page 1
+   * (replay.ts). A repeated cursor ends the walk (looping servers); `''` only in 2025 (spec 2026-07-28).
    * @throws MCPCallError
    */
   async listAll<T>(
@@ -233,13 +233,14 @@ export class Session {
     options: RequestOptions,
     schema: StandardSchemaV1<unknown, ListPage<T>> = listPageSchema<T>(key),
   ): Promise<T[]> {
-    const page = (cursor: string | undefined) =>
-      this.request(method, cursor === undefined ? {} : { cursor }, schema, options);
-    return walkPages(page, key, this.era === 'modern');
+    const page = (on: Session, left?: number) => (cursor: string | undefined) =>
+      on.request(method, cursor === undefined ? {} : { cursor }, schema, within(options, left), false);
+    const walk = (on: Session, left?: number) => walkPages(page(on, left), key, on.era === 'modern');
+    return walk(this).catch((e: unknown) => this.#replays.after(e, lostRequest(method, options), this, walk));
   }
 
   /**
-   * Any request, its result checked by `schema`.
+   * Any request, its result checked by `schema`; `replay` false: a lost one fails (its caller replays it).
    * @throws MCPCallError naming the method.
    */
   async request<T>(
@@ -247,18 +248,19 @@ export class Session {
     params: Record<string, unknown>,
     schema: StandardSchemaV1<unknown, T>,
     options: RequestOptions,
+    replay = true,
   ): Promise<T> {
-    const send = (on: Session) => on.#send(method, params, schema, options);
+    const send = (on: Session, left?: number) => on.#send(method, params, schema, within(options, left));
     // A request lost before its response is sent again, or not, in one place (replay.ts).
-    const lost = { method, signal: options.signal };
-    const resent = () => send(this).catch((error: unknown) => this.#replays.after(error, lost, this, send));
+    const lost = lostRequest(method, options);
+    const resent = () => send(this).catch((e: unknown) => this.#replays.after(e, lost, this, replay && send));
     return withMcpSpan(method, params, this, async () => {
       try {
         this.#requireOpen();
         const fetch = () => this.#elicitations.retrying(resent, options.signal);
         return await (options.cache ? options.cache.through(method, params, fetch) : fetch());
       } catch (error) {
-        throw this.#fail(error, { method, signal: options.signal, timeoutMs: options.timeoutMs });
+        throw this.#fail(error, lost);
       }
     });
   }
@@ -370,14 +372,12 @@ export class Session {
    * forgotten 2025 session, a broken 2026 stream) only for a read-only or idempotent tool (replay.ts).
    */
   #recover(error: unknown, params: ToolCallParams, options: TaskCallOptions): Promise<CallToolResult> {
-    const signal = options.signal;
-    const context = { method: 'tools/call', toolName: params.name, signal, timeoutMs: options.timeoutMs };
-    const send = (on: Session) => () => on.#sendCall(params, options);
+    const context = lostRequest('tools/call', options, params.name);
+    const send = (on: Session, left?: number) => () => on.#sendCall(params, within(options, left));
+    const again = (on: Session, left?: number) => on.#elicitations.retrying(send(on, left), options.signal);
     return this.#elicitations
-      .recover(error, signal, send(this))
-      .catch((failure: unknown) =>
-        this.#replays.after(failure, context, this, (on) => on.#elicitations.retrying(send(on), signal)),
-      )
+      .recover(error, options.signal, send(this))
+      .catch((failure: unknown) => this.#replays.after(failure, context, this, again))
       .catch((failure: unknown) => Promise.reject(this.#fail(failure, context)));
   }
 

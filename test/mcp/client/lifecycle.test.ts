@@ -51,8 +51,10 @@ function setup(env: Env = {}, options: MCPClientOptions = {}) {
 const fastReconnect = { enabled: true, initialDelayMs: 20, maxDelayMs: 50, maxRetries: 3 };
 
 describe('reconnection', () => {
-  it('respawns a killed stdio server; the call in flight completes on the new one', async () => {
-    const { client, kill, events } = setup({}, { reconnect: fastReconnect });
+  it('respawns a killed stdio server; the readOnlyHint call in flight completes on the new one', async () => {
+    const sleep = { name: 'sleep', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } };
+    const env = { FIXTURE_TOOLS: JSON.stringify([sleep]) };
+    const { client, kill, events } = setup(env, { reconnect: fastReconnect });
     await client.connect();
     const echoBefore = client.getTools()[0]!;
     const pending = client.callTool('sleep', { ms: 300 });
@@ -74,6 +76,22 @@ describe('reconnection', () => {
     expect((disconnected.error as MCPCallError).kind).toBe('connection_closed');
     expect((disconnected.error as MCPCallError).signal).toBe('SIGKILL');
     expect((events[2]![1] as MCPClientEvents['reconnecting']).attempt).toBe(1);
+  });
+
+  it('fails a call in flight on a killed stdio server as may_have_run when its tool has no safety hints', async () => {
+    const { client, kill } = setup({}, { reconnect: fastReconnect });
+    await client.connect();
+    const pending = client.callTool('sleep', { ms: 300 }).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    kill();
+    const error = (await pending) as MCPCallError;
+    expect([error.kind, error.method, error.toolName, error.signal]).toEqual([
+      'may_have_run',
+      'tools/call',
+      'sleep',
+      'SIGKILL',
+    ]);
+    await expect.poll(() => client.getState()).toBe('connected');
   });
 
   it('does not resend a call whose options say retryOnReconnect: false', async () => {

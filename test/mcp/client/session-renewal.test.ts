@@ -111,3 +111,129 @@ describe('a server that forgot the session (HTTP 404, 2025-11-25)', () => {
     expect(received()).toEqual(['ping']);
   });
 });
+
+describe('a renewal that meets trouble of its own', () => {
+  it('opens another session when the new one is forgotten during its own handshake, then sends the read again', async () => {
+    const { client, events, received } = await connect(true);
+    const attempts: number[] = [];
+    client.on('reconnecting', ({ attempt }) => attempts.push(attempt));
+    server.forget();
+    server.refuseNext('tools/list');
+    await client.ping({ timeoutMs: 5_000 });
+    expect(attempts).toEqual([1]);
+    expect(events).toEqual(['disconnected', 'reconnected']);
+    // The failed handshake sends the attempt through the era check again (era-verdict.ts): probe, then a new
+    // session; the forgotten one was not waited on.
+    expect(received()).toEqual([
+      'ping',
+      'initialize',
+      'tools/list',
+      'server/discover',
+      'initialize',
+      'tools/list',
+      'ping',
+    ]);
+  });
+
+  it('fails a call without safety hints pending on the forgotten session as may_have_run, sent once', async () => {
+    const { client, received } = await connect(true);
+    const release = server.hold('bump');
+    const call = client.callTool('bump', {}).catch((e: unknown) => e);
+    await expect.poll(() => received()).toEqual(['tools/call bump']);
+    server.forget();
+    await client.ping();
+    const error = (await call) as MCPCallError;
+    release();
+    expect(error).toBeInstanceOf(MCPCallError);
+    expect([error.kind, error.method, error.toolName]).toEqual(['may_have_run', 'tools/call', 'bump']);
+    expect(received()).toEqual(['tools/call bump', 'ping', 'initialize', 'tools/list', 'ping']);
+  });
+
+  it('sends a readOnlyHint call pending on the forgotten session again, after asking beforeRetry', async () => {
+    const asked: Omit<MCPRetry, 'error'>[] = [];
+    const { client, received } = await connect(true, {
+      beforeRetry: [({ error, ...retry }) => void asked.push(retry)],
+    });
+    const release = server.hold('count');
+    const call = client.callTool('count', {});
+    await expect.poll(() => received()).toEqual(['tools/call count']);
+    server.forget();
+    await client.ping();
+    release();
+    expect((await call).content).toEqual([{ type: 'text', text: expect.stringMatching(/^count: \d+$/) }]);
+    expect(received()).toEqual([
+      'tools/call count',
+      'ping',
+      'initialize',
+      'tools/list',
+      'ping',
+      'tools/call count',
+    ]);
+    expect(asked).toEqual([
+      { reason: 'reconnect', server: 'forgetful', method: 'connect', attempt: 1 },
+      { reason: 'resend', server: 'forgetful', method: 'ping', toolName: undefined, attempt: 1 },
+      { reason: 'resend', server: 'forgetful', method: 'tools/call', toolName: 'count', attempt: 1 },
+    ]);
+  });
+
+  it("stops waiting for the renewal when the request's signal fires", async () => {
+    const { client } = await connect(true);
+    server.forget();
+    server.delayInitialize(1_500);
+    const started = performance.now();
+    const error = (await client
+      .ping({ timeoutMs: 5_000, signal: AbortSignal.timeout(200) })
+      .catch((e: unknown) => e)) as MCPCallError;
+    const elapsed = performance.now() - started;
+    server.delayInitialize(0);
+    expect([error.kind, error.method]).toEqual(['aborted', 'ping']);
+    expect(elapsed).toBeLessThan(1_000);
+  });
+
+  it('gives the renewal and the re-send together only what is left of the timeout', async () => {
+    const { client } = await connect(true);
+    server.forget();
+    server.delayInitialize(400);
+    const release = server.hold('count');
+    const started = performance.now();
+    const error = (await client
+      .callTool('count', {}, { timeoutMs: 1_000 })
+      .catch((e: unknown) => e)) as MCPCallError;
+    const elapsed = performance.now() - started;
+    release();
+    server.delayInitialize(0);
+    expect([error.kind, error.method, error.toolName]).toEqual(['timeout', 'tools/call', 'count']);
+    expect(elapsed).toBeLessThan(1_350);
+  });
+
+  it('lists a paginated list again from its first page on the renewed session', async () => {
+    const { client, received } = await connect(true);
+    server.forget();
+    const resources = await client.listResources();
+    expect(resources.map((r) => r.name)).toEqual(['page-1', 'page-2', 'page-3']);
+    expect(received()).toEqual([
+      'resources/list page 1',
+      'initialize',
+      'tools/list',
+      'resources/list page 1',
+      'resources/list page 2',
+      'resources/list page 3',
+    ]);
+  });
+
+  it('lists from the first page on the renewed session when a later page meets the forgotten session', async () => {
+    const { client, received } = await connect(true);
+    server.refuseNext('resources/list page 2');
+    const resources = await client.listResources();
+    expect(resources.map((r) => r.name)).toEqual(['page-1', 'page-2', 'page-3']);
+    expect(received()).toEqual([
+      'resources/list page 1',
+      'resources/list page 2',
+      'initialize',
+      'tools/list',
+      'resources/list page 1',
+      'resources/list page 2',
+      'resources/list page 3',
+    ]);
+  });
+});

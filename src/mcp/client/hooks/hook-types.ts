@@ -55,7 +55,10 @@ export type MCPAfterResultHook = (
 export interface MCPRetry {
   /**
    * `reconnect`: the connection was lost and reconnection (the `reconnect` option) is about to try again;
-   * `resend`: a request lost with its session is about to be sent again on a new one.
+   * `resend`: a request lost before its response is about to be sent again: on a new session after its
+   * session was lost (a forgotten 2025-11-25 session, HTTP 404; a connection lost with the call pending), or
+   * on the same session after its 2026-07-28 response stream broke (MCP spec 2026-07-28, "Transports >
+   * Streamable HTTP": re-issued as a new request).
    */
   readonly reason: 'reconnect' | 'resend';
   /** The client's name for the server. */

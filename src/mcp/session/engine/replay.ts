@@ -6,8 +6,10 @@
  * still veto. Each re-send is a new request with a new id (MCP spec 2026-07-28, "Transports > Streamable
  * HTTP": "re-issue it as a new request"); a `tools/call` that is not re-sent fails with kind `may_have_run`.
  */
+import { waitWithin } from '../../../core/wait-within.js';
 import { MCPCallError } from '../../protocol/errors.js';
 import type { MCPToolDefinition } from '../../protocol/types.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from '../request-options.js';
 import { decideReplay, type ReplayDecision } from './replay-decision.js';
 
 /** How a request was lost: its session forgotten (2025-11-25), or its response stream broken (2026-07-28). */
@@ -59,12 +61,39 @@ export function lostInFlight(error: unknown): boolean {
   return lossOf(error) === 'stream_broken';
 }
 
-/** One lost request: its method and tool, and its caller's signal (an aborted caller is never re-sent). */
+/**
+ * One lost request: its method and tool, its caller's signal (an aborted caller is never re-sent) and its
+ * bound: the wait for a new session and the re-send get only what is left of it.
+ */
 export interface LostRequest {
   method: string;
   toolName?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** The request's timeout in ms, for the `timeout` error. */
+  timeoutMs?: number | undefined;
+  /** When the request's time is up, a `performance.now()` time; absent: unbounded. */
+  deadline?: number | undefined;
 }
+
+/**
+ * The {@link LostRequest} of a request of `method` (of tool `toolName`) with `options`, timed from now: due
+ * `timeoutMs` (default 60 000) from now, or, when progress restarts its timeout, `maxTotalTimeoutMs` from
+ * now if set. (A `tools/call`'s is made when it failed: the plain call path keeps no start time.)
+ */
+export function lostRequest(method: string, options: RequestOptions, toolName?: string): LostRequest {
+  const { signal, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS } = options;
+  const bound = options.resetTimeoutOnProgress ? options.maxTotalTimeoutMs : timeoutMs;
+  const deadline = bound === undefined ? undefined : performance.now() + bound;
+  return { method, toolName, signal, timeoutMs: options.timeoutMs, deadline };
+}
+
+/** `options` for a re-send within `timeoutMs` (what is left of the request's time); as they are without. */
+export function within<O extends RequestOptions>(options: O, timeoutMs: number | undefined): O {
+  return timeoutMs === undefined ? options : { ...options, timeoutMs };
+}
+
+/** Sends a lost request again on `on`, within `timeoutMs` (what is left of its timeout; absent: its own). */
+export type Resend<S, T> = (on: S, timeoutMs: number | undefined) => Promise<T>;
 
 type Hints = NonNullable<MCPToolDefinition['annotations']>;
 
@@ -86,17 +115,19 @@ export class Replays<S> {
 
   /**
    * After `send(self)` failed with `failure`: sends again on `self` (broken stream) or on the renewed
-   * session (forgotten session) while the decision allows, and resolves with the first answer.
-   * @throws the last failure when it was no lost request, or not to be sent again (see {@link decideReplay});
+   * session (forgotten session) while the decision allows, and resolves with the first answer. The wait for
+   * the new session ends with the request's signal or deadline; the re-send gets what is left of it.
+   * @throws `failure` as it is when `send` is false; the last failure when it was no lost request, or not to be sent again (see {@link decideReplay});
    *   MCPCallError kind `may_have_run` for a `tools/call` lost and not re-sent; a forgotten session that no
    *   one renews: its `session_expired` error.
    */
-  async after<T>(failure: unknown, request: LostRequest, self: S, send: (on: S) => Promise<T>): Promise<T> {
+  async after<T>(failure: unknown, request: LostRequest, self: S, send: Resend<S, T> | false): Promise<T> {
     let error = failure;
     let on = self;
     for (let attempt = 1; ; attempt++) {
       const loss = lossOf(error);
-      if (loss === undefined) throw error;
+      // `send` false: the caller replays the request whole (a listing, from its first page).
+      if (loss === undefined || send === false) throw error;
       const lost = error as MCPCallError;
       // The renewal starts whatever is decided next: the spec's MUST is about the session, not the request.
       const renewal = loss === 'session_expired' ? this.#renew?.(on, lost) : undefined;
@@ -108,17 +139,42 @@ export class Replays<S> {
       if (this.#beforeResend && !(await this.#beforeResend(info)))
         throw refused(lost, request.method === 'tools/call' ? 'may_have_run' : 'original', 'vetoed');
       if (renewal !== undefined) {
-        const next = await renewal;
+        const next = await renewedWithin(renewal, request, lost);
         if (next === undefined) throw error;
         on = next;
       }
+      const left =
+        request.deadline === undefined ? undefined : Math.ceil(request.deadline - performance.now());
+      if (left !== undefined && left < 1) throw timedOut(request, lost);
       try {
-        return await send(on);
+        return await send(on, left);
       } catch (again) {
         error = again;
       }
     }
   }
+}
+
+/**
+ * The new session, waited for no longer than the request would wait (its signal, its deadline): a renewal
+ * is the connection's, and takes as long as the server's next `initialize` takes.
+ * @throws the signal's reason when it fires; MCPCallError kind `timeout` past the deadline.
+ */
+function renewedWithin<S>(renewal: Promise<S | undefined>, request: LostRequest, lost: MCPCallError) {
+  if (request.deadline === undefined && request.signal === undefined) return renewal;
+  const ms = request.deadline === undefined ? 2 ** 31 - 1 : request.deadline - performance.now();
+  return waitWithin(renewal, ms, request.signal, () => timedOut(request, lost));
+}
+
+/** The `timeout` error of a lost request whose time ran out before it could be sent again. */
+function timedOut(request: LostRequest, lost: MCPCallError): MCPCallError {
+  const bound = request.timeoutMs === undefined ? '' : ` after ${request.timeoutMs} ms`;
+  return new MCPCallError('timeout', `timed out${bound} waiting to send it again on a new session`, {
+    server: lost.server,
+    method: request.method,
+    toolName: request.toolName,
+    timeoutMs: request.timeoutMs,
+  });
 }
 
 const WHY = {
@@ -128,8 +184,15 @@ const WHY = {
   vetoed: 'the beforeResend hook declined',
 } as const;
 
-/** The error a lost request not re-sent fails with. */
-function refused(lost: MCPCallError, as: 'may_have_run' | 'original', why: keyof typeof WHY): MCPCallError {
+/** Why a lost request was not sent again (see {@link refused}). */
+export type NotResentWhy = keyof typeof WHY;
+
+/** The error a lost request not re-sent fails with: `lost` itself, or as kind `may_have_run` saying why. */
+export function refused(
+  lost: MCPCallError,
+  as: 'may_have_run' | 'original',
+  why: NotResentWhy,
+): MCPCallError {
   if (as === 'original') return lost;
   return lost.with({
     kind: 'may_have_run',
