@@ -119,7 +119,12 @@ export class DirectUpstreams {
     }
     if (direction !== 'send' || !('method' in message) || message.method !== 'tools/call') return;
     if (this.#learnt.has(server)) return;
-    const meta = (message.params as Params | undefined)?._meta;
+    const sent = (message.params as Params | undefined)?._meta;
+    // The client's own progress token (its timeout restarts on progress) is not learnt: a direct call is
+    // answered by one JSON body, with no progress to wait through, and asks for none.
+    const { progressToken: _token, ...rest } = isObject(sent) ? sent : {};
+    const meta = sent === undefined || Object.keys(rest).length === 0 ? undefined : rest;
+    if (sent !== undefined && !isObject(sent)) return;
     if (meta !== undefined && !envelopeOnly(meta)) return;
     const version = this.#clients?.get(server)?.getProtocolVersion();
     if (version === undefined) return;

@@ -25,8 +25,10 @@ const gateways: MCPGateway[] = [];
 async function gatewayOver(url: string, ordinary: boolean): Promise<string> {
   const file = path.join(temp.dir, `servers-${gateways.length}.json`);
   writeFileSync(file, JSON.stringify({ mcpServers: { up: { url } } }));
+  // The call options `agentwire serve` gives its clients (their progress token is not learnt).
+  const callOptions = { timeoutMs: 60_000, resetTimeoutOnProgress: true };
   const gateway = MCPGateway.fromConfig(await loadServerConfig(file), {
-    ...(ordinary && { clients: { onWireMessage: () => {} } }),
+    clients: { callOptions, ...(ordinary && { onWireMessage: () => {} }) },
   });
   gateways.push(gateway);
   expect((await gateway.start()).map((result) => result.ok)).toEqual([true]);
