@@ -16,6 +16,7 @@ import { loadServerConfig } from '../../src/mcp/index.js';
 import { type Era2026HttpServer, startEra2026Http } from '../fixtures/era2026/http-server.js';
 import { HttpFixture, initializeResult, respondJson, textResult } from '../fixtures/http-server.js';
 import { tempDir } from '../helpers.js';
+import { type RawAnswer, rawToolCall } from './raw-call.js';
 
 const TOKEN = 'direct-upstream-token-0123456789';
 const temp = tempDir('agentwire-gateway-direct-');
@@ -35,35 +36,9 @@ async function gatewayOver(url: string, ordinary: boolean): Promise<string> {
   return (await gateway.listen({ bearerToken: TOKEN })).url;
 }
 
-/** A raw 2026-07-28 `tools/call` to the gateway at `url`; the answer with its headers (no `date`). */
-async function call(url: string, name: string, input: unknown, id: number) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${TOKEN}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: {
-        name,
-        arguments: input,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {},
-          'io.modelcontextprotocol/clientInfo': { name: 'direct-test', version: '1.0.0' },
-        },
-      },
-    }),
-  });
-  const headers = [...response.headers].filter(([header]) => header !== 'date');
-  return { status: response.status, headers, body: await response.text() };
+/** A raw 2026-07-28 `tools/call` to the gateway at `url` (raw-call.ts). */
+function call(url: string, name: string, input: unknown, id: number): Promise<RawAnswer> {
+  return rawToolCall(url, TOKEN, { client: 'direct-test', name, input, id });
 }
 
 /** What `DirectUpstreams.call` decided for each call while `run` ran: `direct` or `ordinary`. */
@@ -116,7 +91,7 @@ describe('a 2026-07-28 upstream', () => {
     ['up__add', { a: 'two', b: 40 }],
   ])('%s %j: one upstream request, the bytes of the ordinary path', async (name, input) => {
     const before = toolCalls(0);
-    const answers: Awaited<ReturnType<typeof call>>[] = [];
+    const answers: RawAnswer[] = [];
     const taken = await paths(async () => {
       answers.push(await call(direct, name, input, 9));
       answers.push(await call(direct, name, input, 10));
@@ -130,7 +105,7 @@ describe('a 2026-07-28 upstream', () => {
 
   it('leaves a tool with x-mcp-header parameters to the ordinary path', async () => {
     const input = { region: 'eu', query: 'q' };
-    let answer: Awaited<ReturnType<typeof call>> | undefined;
+    let answer: RawAnswer | undefined;
     const taken = await paths(async () => {
       await call(direct, 'up__region_query', input, 2);
       answer = await call(direct, 'up__region_query', input, 3);
@@ -141,7 +116,7 @@ describe('a 2026-07-28 upstream', () => {
 
   it('hands a call the upstream answers with a question to the ordinary path, and keeps it there', async () => {
     const before = toolCalls(0);
-    let asked: Awaited<ReturnType<typeof call>> | undefined;
+    let asked: RawAnswer | undefined;
     const first = await paths(async () => {
       asked = await call(direct, 'up__confirm', { action: 'deploy' }, 4);
     });
@@ -215,7 +190,7 @@ describe('a 2025-11-25 upstream', () => {
     ['up__rpc', {}],
   ])('%s: one upstream request in the session, the bytes of the ordinary path', async (name, input) => {
     const before = (upstreams[0] as HttpFixture).requests.length;
-    let answer: Awaited<ReturnType<typeof call>> | undefined;
+    let answer: RawAnswer | undefined;
     const taken = await paths(async () => {
       answer = await call(direct, name, input, 6);
     });
