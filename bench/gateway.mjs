@@ -17,7 +17,7 @@ import { execFileSync, spawn } from 'node:child_process';
 // upstream and the load generator, the load average.
 // Writes bench/results-gateway.json.
 //   AGENTWIRE_DIST=<dir> measures another build (e.g. the one before a change) with this same script.
-//   npm run build && node --no-warnings bench/gateway.mjs [--quick] [--no-write]
+//   npm run build && node --no-warnings bench/gateway.mjs [--quick] [--no-write] [--throughput-only]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -313,7 +313,8 @@ async function throughput() {
 
 const results = { meta: runMeta('node bench/gateway.mjs'), counts: COUNTS, upstreams: {} };
 try {
-  for (const name of Object.keys(UPSTREAMS)) {
+  // `--throughput-only`: the wrk runs alone (a CPU-per-call check between two builds).
+  for (const name of args.includes('--throughput-only') ? [] : Object.keys(UPSTREAMS)) {
     const input = UPSTREAMS[name].input;
     const samples = Object.fromEntries(Object.keys(PATHS).map((one) => [one, []]));
     const cpu = Object.fromEntries(MIDDLE.map((one) => [one, 0]));

@@ -42,6 +42,8 @@ export class GatewayCatalog {
   // The merged tool list and its index by gateway name, built on demand and dropped on every change.
   #tools: UpstreamTool[] | undefined;
   #byName: Map<string, UpstreamTool> | undefined;
+  /** Per tool definition: whether it declares `x-mcp-header` parameters. */
+  readonly #paramHeaders = new WeakMap<UpstreamTool, boolean>();
   // The definitions last listed, as JSON: a change is announced only when they differ.
   #listed = '';
 
@@ -102,6 +104,21 @@ export class GatewayCatalog {
   canRunAsTask(name: string): boolean {
     const execution = this.#tool(name)?.definition.execution as { taskSupport?: unknown } | undefined;
     return execution?.taskSupport === 'optional' || execution?.taskSupport === 'required';
+  }
+
+  /**
+   * Whether gateway tool `name`'s input schema declares `x-mcp-header` parameters (MCP spec 2026-07-28,
+   * "Transports > Streamable HTTP > Custom Headers from Tool Parameters"): headers only the client sends.
+   */
+  declaresParamHeaders(name: string): boolean {
+    const tool = this.#tool(name);
+    if (!tool) return false;
+    let declares = this.#paramHeaders.get(tool);
+    if (declares === undefined) {
+      declares = JSON.stringify(tool.definition.inputSchema ?? {}).includes('"x-mcp-header"');
+      this.#paramHeaders.set(tool, declares);
+    }
+    return declares;
   }
 
   #tool(name: string): UpstreamTool | undefined {

@@ -29,6 +29,7 @@ import { AccessPolicy } from './access-policy.js';
 import { CallGate } from './call-gate.js';
 import { GatewayCatalog } from './catalog.js';
 import { type GatewayCluster, localCluster } from './cluster.js';
+import { DirectUpstreams } from './direct-upstream.js';
 import { HttpFastCalls } from './http-fast-call.js';
 import { listenHttp, type MCPGatewayHttpHost, type MCPGatewayListenOptions } from './http-host.js';
 import { LegacySessions } from './legacy-sessions.js';
@@ -95,6 +96,7 @@ export class MCPGateway {
   readonly #cluster: GatewayCluster;
   readonly #rounds: RemoteRounds;
   readonly #seal: SessionSeal;
+  readonly #direct: DirectUpstreams | undefined;
   readonly #sessions = new Set<LegacySessions>();
   readonly #detach: (() => void)[] = [];
   #closing: Promise<void> | undefined;
@@ -107,13 +109,17 @@ export class MCPGateway {
   static fromConfig(config: MCPServerConfig, options: MCPGatewayConfigOptions = {}): MCPGateway {
     const { clients, ...gateway } = options;
     const relay = new InputRelay(gateway.inputWaitMs ?? DEFAULT_INPUT_WAIT_MS);
+    const direct = new DirectUpstreams(config, clients);
     const servers = MCPServers.fromConfig(config, {
       ...clients,
       ...relay.handlers(),
+      // The direct path learns each plain upstream's `tools/call` from its client's wire (direct-upstream.ts).
+      ...(direct.any && { onWireMessage: direct.listener }),
       // One owner of the retries: the gateway (upstream-health.ts), which never gives up and never parks calls.
       reconnect: { enabled: false },
     });
-    return new MCPGateway(servers, gateway, relay);
+    direct.attach(servers);
+    return new MCPGateway(servers, gateway, relay, direct.any ? direct : undefined);
   }
 
   /**
@@ -121,7 +127,13 @@ export class MCPGateway {
    * `gateway.relayHandlers()`' for questions to reach the gateway's clients; `fromConfig` does that.
    * @throws RangeError when a count option is not a whole number ≥ 1.
    */
-  constructor(servers: MCPServers, options: MCPGatewayOptions = {}, relay?: InputRelay) {
+  constructor(
+    servers: MCPServers,
+    options: MCPGatewayOptions = {},
+    relay?: InputRelay,
+    direct?: DirectUpstreams,
+  ) {
+    this.#direct = direct;
     checkCount('maxSubscriptions', options.maxSubscriptions);
     checkCount('maxRequestBodyBytes', options.maxRequestBodyBytes);
     checkCount('inputWaitMs', options.inputWaitMs);
@@ -199,7 +211,7 @@ export class MCPGateway {
     const access = createAccessCheck(options);
     const maxRequestBodyBytes = this.#options.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES;
     const routes = this.#routes(false);
-    const fast = new HttpFastCalls(routes);
+    const fast = new HttpFastCalls(routes, this.#direct);
     const factory = gatewayServerFactory({
       ...routes,
       settledCall: (_id, server) => fast.settled(server),

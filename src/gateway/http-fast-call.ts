@@ -25,6 +25,7 @@ import {
 import { tracerProviderRegistered } from '../core/telemetry.js';
 import { gatedRequest } from './call-gate.js';
 import { callerOf } from './caller.js';
+import type { DirectUpstreams } from './direct-upstream.js';
 import { encodeToolResult, isRequest, plainResult, takeable } from './fast-call.js';
 import { type GatewayRoutes, passThrough, upstreamError } from './routing.js';
 import { callUpstream } from './upstream-call.js';
@@ -63,6 +64,7 @@ const MAX_LEARNT = 1000;
 export class HttpFastCalls {
   readonly #routes: Pick<GatewayRoutes, 'catalog' | 'relay' | 'health' | 'gate'>;
   readonly #learnt = new Map<string, Learnt>();
+  readonly #direct: DirectUpstreams | undefined;
   /** The request each modern instance serves (from the factory's context). */
   readonly #requests = new WeakMap<Server, Request>();
   /** Per request handed to the SDK: the key it teaches, the outcome already settled, the instance reached. */
@@ -71,8 +73,15 @@ export class HttpFastCalls {
     { key?: string; outcome?: Promise<object> | undefined; server?: Server }
   >();
 
-  constructor(routes: Pick<GatewayRoutes, 'catalog' | 'relay' | 'health' | 'gate'>) {
+  /**
+   * @param direct - the direct path to plain HTTP upstreams (direct-upstream.ts), when the gateway has one.
+   */
+  constructor(
+    routes: Pick<GatewayRoutes, 'catalog' | 'relay' | 'health' | 'gate'>,
+    direct?: DirectUpstreams,
+  ) {
     this.#routes = routes;
+    this.#direct = direct;
   }
 
   /** `factory` with each modern instance tied to the request it serves. */
@@ -161,18 +170,31 @@ export class HttpFastCalls {
           target.client.name,
           target.name,
         );
-        let result: Params;
-        try {
-          result = passThrough(
-            await gate.run(gated, () =>
-              relay.round(target.client.name, round, (callSignal) =>
-                callUpstream(health, target.client, catalog.mayRepeat(name), () =>
-                  // As routing.ts: the gateway's client decides whether a call lost with its upstream is sent again.
-                  target.client.callTool(target.name, input, { signal: callSignal, retryOnReconnect: false }),
-                ),
-              ),
+        const mayRepeat = catalog.mayRepeat(name);
+        // Through the relay, whose context ties an upstream's question to this call.
+        const relayed = () =>
+          relay.round(target.client.name, round, (callSignal) =>
+            callUpstream(health, target.client, mayRepeat, () =>
+              // As routing.ts: the gateway's client decides whether a call lost with its upstream is sent again.
+              target.client.callTool(target.name, input, { signal: callSignal, retryOnReconnect: false }),
             ),
           );
+        const direct = this.#direct?.call(
+          target.client,
+          target.name,
+          input,
+          catalog.declaresParamHeaders(name),
+        );
+        // Direct (direct-upstream.ts): no question can come, so no relay; one that asks goes the ordinary way.
+        const send = direct
+          ? async () => {
+              const answer = await callUpstream(health, target.client, mayRepeat, () => direct(signal));
+              return answer.kind === 'result' ? answer.value : relayed();
+            }
+          : relayed;
+        let result: Params;
+        try {
+          result = passThrough(await gate.run(gated, send));
         } catch (error) {
           // The gate's refusals and an upstream that is down go out as they are, as routing.ts sends them.
           const refusal = error instanceof ProtocolError ? error : upstreamError(error, target.client.name);

@@ -16,6 +16,7 @@ import { HttpFastCalls } from '../../src/gateway/http-fast-call.js';
 import { MCPGateway } from '../../src/gateway/index.js';
 import { loadServerConfig } from '../../src/mcp/index.js';
 import { EVERYTHING, tempDir } from '../helpers.js';
+import { type RawAnswer, rawToolCall } from './raw-call.js';
 
 const TOKEN = 'http-fast-call-token-0123456789';
 let gateway: MCPGateway;
@@ -40,41 +41,15 @@ afterAll(async () => {
   remove?.();
 });
 
-/** A raw 2026-07-28 `tools/call` whose envelope names client `client`; the answer with its headers. */
-async function call(
+/** A raw 2026-07-28 `tools/call` whose envelope names client `client` (raw-call.ts). */
+function call(
   client: string,
   name: string,
   input: unknown,
   id: number,
   nameHeader = name,
-): Promise<{ status: number; headers: [string, string][]; body: string }> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${TOKEN}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': nameHeader,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: {
-        name,
-        arguments: input,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {},
-          'io.modelcontextprotocol/clientInfo': { name: client, version: '1.0.0' },
-        },
-      },
-    }),
-  });
-  const headers = [...response.headers].filter(([header]) => header !== 'date');
-  return { status: response.status, headers, body: await response.text() };
+): Promise<RawAnswer> {
+  return rawToolCall(url, TOKEN, { client, name, input, id, nameHeader });
 }
 
 const CASES: [string, unknown, string][] = [
