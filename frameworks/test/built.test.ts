@@ -16,10 +16,11 @@ const built = (name: string) => import(path.join(ROOT, 'dist', 'adapters', `${na
 
 describe('the built adapters, with the frameworks installed', () => {
   const env = useAdapterServers();
-  const sumText = async () =>
-    (await env.servers.get('everything')!.callTool('get-sum', { a: 2, b: 40 })).content.find(
-      (block) => block.type === 'text',
-    );
+  /** `get-sum`'s answer to 2 + 40, as the server's text block. */
+  const sumText = async () => {
+    const result = await env.servers.get('everything')!.callTool('get-sum', { a: 2, b: 40 });
+    return result.content.find((block) => block.type === 'text') as { type: 'text'; text: string };
+  };
 
   it('agentwire/ai-sdk gives AI SDK dynamic tools with the whole schema, and calls them', async () => {
     const { createAISDKTools } = await built('ai-sdk');
@@ -29,7 +30,7 @@ describe('the built adapters, with the frameworks installed', () => {
     expect(sum.type).toBe('dynamic');
     expect(await asSchema(sum.inputSchema).jsonSchema).toEqual(sumTool(env).inputSchema);
     const result = await sum.execute({ a: 2, b: 40 }, { toolCallId: 'call_1', messages: [] });
-    expect(result.text).toBe((await sumText())?.text);
+    expect(result.text).toBe((await sumText()).text);
   });
 
   it('agentwire/mastra gives each run the AI SDK tools', async () => {
