@@ -18,6 +18,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { TestProject } from 'vitest/node';
 import { SKIP_LOG_VARIABLE, SYSTEM_PROGRAMS, type SystemProgram } from './fixtures/system-programs.js';
 
 const MARKERS = ['node_modules/@modelcontextprotocol/server-', '/test/fixtures/'];
@@ -108,16 +109,37 @@ function leftovers(): string[] {
 /** The folder of the file where workers note the suites skipped for a missing system program. */
 let skipDir = '';
 
+/** The project this run started with (`setup`), to read which files ran. */
+let project: TestProject | undefined;
+
 /**
- * The one line that names what did not run for want of a system program, and how to enable it; undefined
- * when everything ran.
+ * What the adapter tests that live in frameworks/ add to the line: they need Node >= 22 and the frameworks
+ * installed there, so this vitest never runs them; named when the run includes the adapters' suite
+ * (test/adapters/, as `npm test` does), with the command that runs them.
+ */
+function frameworksPart(): string | undefined {
+  const adaptersDir = path.join(process.cwd(), 'test', 'adapters') + path.sep;
+  // Every project of the run has its own setup: the one that ran test/adapters/ names them, once.
+  const ran = (project?.vitest.state.getFiles() ?? []).filter((file) => file.projectName === project?.name);
+  if (!ran.some((file) => file.filepath.startsWith(adaptersDir))) return undefined;
+  const files = readdirSync(path.join(process.cwd(), 'frameworks', 'test'))
+    .filter((name) => name.endsWith('.test.ts'))
+    .map((name) => `frameworks/test/${name}`)
+    .sort();
+  return `${files.length} test files need Node >= 22 and the frameworks of frameworks/ (${files.join(', ')}; run: npm run test:frameworks)`;
+}
+
+/**
+ * The one line that names what did not run, for want of a system program or of the frameworks' Node, and how
+ * to enable it; undefined when everything ran.
  */
 function notRunLine(): string | undefined {
-  let text: string;
+  const frameworks = frameworksPart();
+  let text = '';
   try {
     text = readFileSync(path.join(skipDir, 'skipped.jsonl'), 'utf8');
   } catch {
-    return undefined;
+    // nothing was skipped for a system program
   }
   const files = new Map<SystemProgram, Set<string>>();
   for (const line of text.split('\n').filter((one) => one !== '')) {
@@ -126,15 +148,16 @@ function notRunLine(): string | undefined {
     set.add(path.relative(process.cwd(), file));
     files.set(program, set);
   }
-  if (files.size === 0) return undefined;
   const parts = [...files].map(
     ([program, set]) =>
       `${set.size} test file${set.size === 1 ? '' : 's'} need${set.size === 1 ? 's' : ''} ${program} (${[...set].sort().join(', ')}; enable: ${SYSTEM_PROGRAMS[program]})`,
   );
-  return `not run: ${parts.join('; ')}`;
+  if (frameworks !== undefined) parts.push(frameworks);
+  return parts.length === 0 ? undefined : `not run: ${parts.join('; ')}`;
 }
 
-export function setup(): void {
+export function setup(started: TestProject): void {
+  project = started;
   runId = `${process.pid}-${Date.now()}`;
   process.env[RUN_VARIABLE] = runId;
   skipDir = mkdtempSync(path.join(tmpdir(), 'agentwire-skips-'));

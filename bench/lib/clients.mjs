@@ -7,23 +7,43 @@
 // line reader over the pipe, a bare fetch over HTTP.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { request as undiciRequest } from 'undici';
 import { smallEnv } from './servers.mjs';
 
-/** The installed version of a package, read from its package.json under the project's node_modules. */
-export function versionOf(pkg) {
-  const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const file =
-    pkg === 'agentwire'
-      ? path.join(root, 'package.json')
-      : path.join(root, 'node_modules', pkg, 'package.json');
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')).version;
-  } catch {
-    return 'not installed';
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/**
+ * The npm projects whose node_modules hold the peers: the repository's, then frameworks/ (the frameworks that
+ * need Node 22, OpenAI Agents JS among them: `npm ci --prefix frameworks` installs them).
+ */
+const PEER_PROJECTS = [ROOT, path.join(ROOT, 'frameworks')];
+
+/** The project of PEER_PROJECTS where `pkg` is installed, and its version; undefined when none has it. */
+function installed(pkg) {
+  for (const project of PEER_PROJECTS) {
+    try {
+      const manifest = path.join(project, 'node_modules', pkg, 'package.json');
+      return { project, version: JSON.parse(readFileSync(manifest, 'utf8')).version };
+    } catch {
+      // not in this project
+    }
   }
+  return undefined;
+}
+
+/** The installed version of a package, read from its package.json under the projects' node_modules. */
+export function versionOf(pkg) {
+  if (pkg === 'agentwire') return JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+  return installed(pkg)?.version ?? 'not installed';
+}
+
+/** `pkg` as the project that has it installed loads it (frameworks/ is not on the repository's lookup path). */
+function loadPeer(pkg) {
+  const where = installed(pkg);
+  if (where === undefined) throw new Error(`${pkg} is not installed`);
+  return createRequire(path.join(where.project, 'package.json'))(pkg);
 }
 
 const INIT_PARAMS = {
@@ -206,19 +226,19 @@ async function openaiAgentsConnection(server) {
 }
 
 /**
- * The fourth peer, OpenAI Agents JS' MCP client: used only once `@openai/agents-core` (0.14.x, the last line
- * on openai 6 / SDK v1, which runs on Node 20) is installed as a devDependency; absent, it is left out.
+ * The fourth peer, OpenAI Agents JS' MCP client: used only once `@openai/agents-core` is installed, in
+ * frameworks/ (its `openai` 7 declares Node >= 22); absent, it is left out.
  */
 const OPENAI_AGENTS = {
   id: 'openai-agents',
   label: '@openai/agents-core',
   pkg: '@openai/agents-core',
   stdio: async (cfg) => {
-    const { MCPServerStdio } = await import('@openai/agents-core');
+    const { MCPServerStdio } = loadPeer('@openai/agents-core');
     return openaiAgentsConnection(new MCPServerStdio({ name: 'bench', ...cfg }));
   },
   http: async (url) => {
-    const { MCPServerStreamableHttp } = await import('@openai/agents-core');
+    const { MCPServerStreamableHttp } = loadPeer('@openai/agents-core');
     return openaiAgentsConnection(new MCPServerStreamableHttp({ name: 'bench', url }));
   },
 };

@@ -70,7 +70,7 @@ function toAISDKTool(source: AdapterSource, tool: Tool): AITool {
   });
 }
 
-type ModelOutput = Awaited<ReturnType<NonNullable<AITool['toModelOutput']>>>;
+type ModelOutput = Awaited<ReturnType<NonNullable<Parameters<typeof dynamicTool>[0]['toModelOutput']>>>;
 
 function modelOutput(result: AdapterResult): ModelOutput {
   if (result.media.length === 0) return { type: 'text', value: result.text };

@@ -13,8 +13,8 @@ import {
   sumTool,
   tinyImageAsJson,
   useAdapterHarness,
-} from './harness.js';
-import { cancelled, tinyImage } from './servers.js';
+} from '../../test/adapters/harness.js';
+import { cancelled, tinyImage } from '../../test/adapters/servers.js';
 
 describe('agentwire/ai-sdk with generateText', () => {
   const { fake, env, request } = useAdapterHarness();

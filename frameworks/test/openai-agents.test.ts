@@ -6,8 +6,14 @@
 import { Agent, OpenAIProvider, Runner } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { agentwireMCPServer } from '../../src/adapters/openai-agents.js';
-import { SUM_AND_FAIL_ANSWER, scriptSumAndFail, sleepCallId, sumTool, useAdapterHarness } from './harness.js';
-import { cancelled, tinyImage } from './servers.js';
+import {
+  SUM_AND_FAIL_ANSWER,
+  scriptSumAndFail,
+  sleepCallId,
+  sumTool,
+  useAdapterHarness,
+} from '../../test/adapters/harness.js';
+import { cancelled, tinyImage } from '../../test/adapters/servers.js';
 
 describe('agentwire/openai-agents with run()', () => {
   const { fake, env, request } = useAdapterHarness();
