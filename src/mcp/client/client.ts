@@ -118,7 +118,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
     // A bound that is not a count (NaN, 1.5, -1) would never stop the rounds, or stop them at once.
     if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 0))
       throw new RangeError(`maxInputRounds must be a whole number of at least 0 (got ${rounds})`);
-    this.#hooks = new RequestHooks(this.name, plan.transport, options);
+    this.#hooks = new RequestHooks(this.name, plan.transport, options, plan.asksPerRequest === true);
     const parts = clientParts(this, this.name, plan, options, () => this.#roots ?? [], this.#hooks);
     this.#tools = parts.tools;
     this.#cache = parts.cache;

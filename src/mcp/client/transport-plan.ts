@@ -56,6 +56,11 @@ export interface TransportPlan {
   redact: Redactor;
   /** Where the server is, for request spans (session/mcp-span.ts). */
   peer?: PeerAddress;
+  /**
+   * Whether each HTTP request asks for its headers (a `headers` function or a token supplier): then every
+   * request carries its context (method, tool name, run) to them, a plain call included.
+   */
+  asksPerRequest?: boolean;
 }
 
 const RUNNERS = new Set([
@@ -150,6 +155,7 @@ export function httpTransportPlan(
   // A bare token supplier is asked per request (hooks/asked-headers.ts); an OAuth provider drives HttpAuth.
   const oauth = options.authProvider;
   const supplier = oauth !== undefined && !isOAuthProvider(oauth) ? oauth : undefined;
+  const asksPerRequest = typeof given === 'function' || supplier !== undefined;
   const provider =
     options.auth === undefined
       ? supplier === undefined
@@ -177,7 +183,7 @@ export function httpTransportPlan(
       secrets,
     }),
     // A function or a supplier may answer a 401 with new credentials: they are asked again, once.
-    ...((typeof given === 'function' || supplier !== undefined) && { reaskAfter401: true }),
+    ...(asksPerRequest && { reaskAfter401: true }),
     ...(auth && { auth }),
     ...(options.fetch && { fetch: options.fetch }),
     ...(options.maxMessageBytes !== undefined && { maxMessageBytes: options.maxMessageBytes }),
@@ -205,6 +211,7 @@ export function httpTransportPlan(
     transport: 'http',
     candidates,
     redact,
+    ...(asksPerRequest && { asksPerRequest }),
     ...(auth && { auth }),
     peer: {
       transport: 'tcp',

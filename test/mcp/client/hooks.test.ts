@@ -203,6 +203,33 @@ describe('hooks', () => {
       { name: 'echo', arguments: { text: 'wire' } },
     ]);
   });
+  it('an async onWire hook that rejects is ignored: no unhandled rejection, and the call completes', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      let seen = 0;
+      const { client } = scripted({
+        hooks: {
+          onWire: [
+            async () => {
+              seen += 1;
+              throw new Error('a tracing hook failed');
+            },
+          ],
+        },
+      });
+      await client.connect();
+      const result = await client.callTool('echo', { text: 'still' });
+      expect(result.content).toEqual([{ type: 'text', text: 'echo: still' }]);
+      // Let the rejections of the hook's promises settle before looking for unhandled ones.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(seen).toBeGreaterThanOrEqual(4);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
 });
 
 /** The `tools/call` params the scripted server at `log` received, in order. */

@@ -156,6 +156,27 @@ describe('tenants', () => {
     ]);
   });
 
+  it('gives a headers function the tool name of a plain call, with no hooks and no call context', async () => {
+    const server = await echoServer();
+    const asked: [string, string | undefined][] = [];
+    const client = MCPClient.fromUrl(server.url, {
+      name: 'named',
+      transport: 'streamable-http',
+      protocolVersion: '2025-11-25',
+      headers: (context: MCPRequestContext) => {
+        asked.push([context.method, context.toolName]);
+        return { 'x-tool': context.toolName ?? '-' };
+      },
+    });
+    open.push(client);
+    await client.connect();
+    asked.length = 0;
+    await client.callTool('echo', { who: 'plain' });
+    expect(asked).toEqual([['tools/call', 'echo']]);
+    const call = server.requestsFor('POST').find((r) => (r.json as JsonRpcLike).method === 'tools/call');
+    expect(call?.headers['x-tool']).toBe('echo');
+  });
+
   it('fails the call with kind http, status 401, after a second 401, the token redacted', async () => {
     const server = await echoServer();
     const client = MCPClient.fromUrl(server.url, {

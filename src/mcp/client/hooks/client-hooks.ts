@@ -50,22 +50,27 @@ export function resolveHooks(options: {
 
 /**
  * The `onWire` hooks as one listener, `undefined` without any. A hook that throws is ignored, as the wire
- * ignores a throwing listener (wire.ts), and the hooks after it still run.
+ * ignores a throwing listener (wire.ts), and the hooks after it still run; so is the rejection of a hook
+ * that returns a promise (an `async` function type-checks as a `void` hook), which would otherwise be an
+ * unhandled rejection and end the host process.
  */
 export function wireListener(hooks: ResolvedHooks | undefined): MCPWireHook | undefined {
   const list = hooks?.onWire ?? [];
   if (list.length === 0) return undefined;
-  if (list.length === 1) return list[0];
   return (message) => {
     for (const hook of list) {
       try {
-        hook(message);
+        const returned: unknown = hook(message);
+        if (returned instanceof Promise) returned.catch(ignoreFailure);
       } catch {
         // A tracing hook cannot fail the connection, nor keep the next hook from seeing the message.
       }
     }
   };
 }
+
+/** A tracing hook's failure: ignored (see {@link wireListener}). */
+function ignoreFailure(): void {}
 
 /** What a request carries into its hooks: whom it is for, and what the caller gave. */
 export interface RequestStart {

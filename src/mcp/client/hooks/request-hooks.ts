@@ -46,6 +46,12 @@ export class RequestHooks {
   readonly resolved: ResolvedHooks | undefined;
   /** The context of the last `connect()` that gave one: what each reconnect is made for. */
   #connectRun: RunContext | undefined;
+  /**
+   * Whether every request carries its context: a hook runs along a request (`beforeRequest`, `afterResult`,
+   * `taskCreated`), or the headers are asked per request (`perRequestHeaders`). `onWire` and `beforeRetry`
+   * alone do not: they run beside the request, not along it.
+   */
+  readonly #carries: boolean;
 
   constructor(
     server: string,
@@ -54,10 +60,16 @@ export class RequestHooks {
       hooks?: RequestHookLists | undefined;
       onWireMessage?: ((message: MCPWireMessage) => void) | undefined;
     },
+    perRequestHeaders = false,
   ) {
     this.#server = server;
     this.#transport = transport;
     this.resolved = resolveHooks(options);
+    const along = this.resolved;
+    this.#carries =
+      perRequestHeaders ||
+      (along !== undefined &&
+        along.beforeRequest.length + along.afterResult.length + along.taskCreated.length > 0);
   }
 
   /**
@@ -87,7 +99,7 @@ export class RequestHooks {
 
   /** Whether a request with these options has nothing to carry: it is sent as it is. */
   plain(options: Carried | undefined): boolean {
-    return this.resolved === undefined && options?.context === undefined && options?.headers === undefined;
+    return !this.#carries && options?.context === undefined && options?.headers === undefined;
   }
 
   /**
