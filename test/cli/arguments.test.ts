@@ -181,13 +181,7 @@ describe('argument usage errors, before any server starts (exit 2)', () => {
   });
 
   it('accepts quotes that close, and escaped ones', async () => {
-    const run = await cli([
-      'call',
-      '--stdio',
-      `"${process.execPath}" "${SCRIPTED}" \\"x`,
-      'echo',
-      'text=ok',
-    ]);
+    const run = await cli(['call', '--stdio', `"${process.execPath}" "${SCRIPTED}" \\"x`, 'echo', 'text=ok']);
     expect(run).toEqual({ code: 0, stdout: 'echo: ok\n', stderr: '' });
   });
 });
