@@ -25,6 +25,8 @@ import type {
   Root,
 } from '../protocol/types.js';
 import { callOptionsThroughHooks, type MCPToolCallOptions } from '../session/call-options.js';
+import type { RequestOptions } from '../session/request-options.js';
+import type { Session } from '../session/session.js';
 import type { MCPTaskPassThrough } from '../session/tasks/tasks-passthrough.js';
 import type { AuthorizationCallback } from '../transports/http/auth.js';
 import { CallDefaults } from './call-defaults.js';
@@ -263,12 +265,12 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** This client's tasks (`tasks/list`, every page). @throws MCPCallError (`protocol`: no `tasks.list`) */
   listTasks(options?: MCPRequestOptions): Promise<MCPTask[]> {
-    return this.#features.session('tasks/list').tasks.list(this.#features.requestOptions(options));
+    return this.#features.through('tasks/list', options, (session, o) => session.tasks.list(o));
   }
 
   /** Any task by id, whoever created it (`tasks/get`). @throws MCPCallError (`protocol`: no tasks) */
   getTask(taskId: string, options?: MCPRequestOptions): Promise<MCPTask> {
-    return this.#features.session('tasks/get').tasks.get(taskId, this.#features.requestOptions(options));
+    return this.#features.through('tasks/get', options, (session, o) => session.tasks.get(taskId, o));
   }
 
   /** The server's tasks, raw, for an intermediary to pass on (the gateway). @throws MCPCallError */
@@ -278,9 +280,7 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** `tasks/cancel` of any task id; the task, when the answer has it. @throws MCPCallError (`protocol`) */
   cancelTask(taskId: string, options?: MCPRequestOptions): Promise<MCPTask | undefined> {
-    return this.#features
-      .session('tasks/cancel')
-      .tasks.cancel(taskId, this.#features.requestOptions(options));
+    return this.#features.through('tasks/cancel', options, (session, o) => session.tasks.cancel(taskId, o));
   }
 
   /** Why the tool cannot be called on the current connection, if it cannot (see `Session.tasks`). */
@@ -397,27 +397,19 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
 
   /** The server's skills (SEP-2640; `[]` when it does not offer the extension): see {@link listSkills}. */
   listSkills(options?: MCPRequestOptions): Promise<MCPSkill[]> {
-    return listSkills(
-      this.#features.session('skills/list'),
-      this.name,
-      this.#features.requestOptions(options),
-    );
+    return this.#features.through('skills/list', options, (session, o) => listSkills(session, this.name, o));
   }
 
   /** Loads a skill by name or `SKILL.md` URI, every file verified: see {@link loadSkill}. */
   loadSkill(skill: string, options?: MCPRequestOptions): Promise<MCPLoadedSkill> {
-    return loadSkill(
-      this.#features.session('skills/list'),
-      this.name,
-      skill,
-      this.#features.requestOptions(options),
-    );
+    const load = (session: Session, o: RequestOptions) => loadSkill(session, this.name, skill, o);
+    return this.#features.through('skills/list', options, load);
   }
 
   /** One verified file of a skill (`path` below its directory): see {@link readSkillFile}. */
   readSkillFile(skill: string, path = 'SKILL.md', options?: MCPRequestOptions): Promise<MCPSkillFile> {
-    const session = this.#features.session('resources/read');
-    return readSkillFile(session, this.name, skill, path, this.#features.requestOptions(options));
+    const read = (session: Session, o: RequestOptions) => readSkillFile(session, this.name, skill, path, o);
+    return this.#features.through('resources/read', options, read);
   }
 
   /**

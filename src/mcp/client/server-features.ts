@@ -47,6 +47,19 @@ export class ServerFeatures {
     return { timeoutMs, signal: options.signal, cache };
   }
 
+  /**
+   * `send` on the session for `method` with `options` resolved, through the client's requests (hooks,
+   * the call's `context` and `headers`): what a request without a method of its own here goes through.
+   */
+  through<T>(
+    method: string,
+    options: MCPRequestOptions | undefined,
+    send: (session: Session, resolved: RequestOptions) => Promise<T>,
+  ): Promise<T> {
+    const session = this.session(method);
+    return this.#host.requests.request(method, options, () => send(session, this.requestOptions(options)));
+  }
+
   /** Every page of list `method` (items under `key`); `[]` without a request when the server lacks it. */
   list<T>(method: string, key: string, options: MCPRequestOptions | undefined): Promise<T[]> {
     const session = this.session(method);
@@ -74,7 +87,8 @@ export class ServerFeatures {
     const { subscriptions } = this.#host.connection();
     if (!subscribed && !offers(session, method)) return subscriptions.forget(uri);
     requireCapability(session, method, this.#host.name);
-    await subscriptions.set(session, uri, subscribed, this.requestOptions(options));
+    const send = () => subscriptions.set(session, uri, subscribed, this.requestOptions(options));
+    await this.#host.requests.request(method, options, send);
   }
 
   /** `prompts/get`. @throws MCPCallError (`unsupported`: no `prompts`) */
@@ -105,7 +119,9 @@ export class ServerFeatures {
 
   /** The log level (`logging/setLevel`, or `_meta` in 2026-07-28). @throws MCPCallError (`unsupported`) */
   async setLoggingLevel(level: LoggingLevel, options: MCPRequestOptions | undefined): Promise<void> {
-    await this.#declared('logging/setLevel').setLogLevel(level, this.requestOptions(options));
+    const session = this.#declared('logging/setLevel');
+    const send = () => session.setLogLevel(level, this.requestOptions(options));
+    await this.#host.requests.request('logging/setLevel', options, send);
   }
 
   /** The session to send `method` on: connected, and its server declares what `method` needs. */

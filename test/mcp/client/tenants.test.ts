@@ -16,6 +16,7 @@ import { MCPCallError, MCPClient } from '../../../src/index.js';
 import {
   delay,
   HttpFixture,
+  initializeResult,
   type JsonRpcLike,
   type RecordedRequest,
   respondJson,
@@ -175,6 +176,46 @@ describe('tenants', () => {
     expect(asked).toEqual([['tools/call', 'echo']]);
     const call = server.requestsFor('POST').find((r) => (r.json as JsonRpcLike).method === 'tools/call');
     expect(call?.headers['x-tool']).toBe('echo');
+  });
+
+  it("carries a request's context to the headers of logging, subscriptions and tasks requests too", async () => {
+    fixture = await HttpFixture.start();
+    fixture.onMethod('initialize', (_req, res, message) => {
+      const answer = initializeResult(message);
+      (answer.result as { capabilities: unknown }).capabilities = {
+        tools: {},
+        logging: {},
+        resources: { subscribe: true },
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      };
+      respondJson(res, answer, { 'mcp-session-id': 'tenants' });
+    });
+    fixture.onMethod('tasks/list', (_req, res, message) =>
+      respondJson(res, { jsonrpc: '2.0', id: message.id, result: { tasks: [] } }),
+    );
+    const client = MCPClient.fromUrl(fixture.url, {
+      name: 'features',
+      transport: 'streamable-http',
+      protocolVersion: '2025-11-25',
+      headers: (context: MCPRequestContext) => ({ authorization: tokenOf(context) }),
+    });
+    open.push(client);
+    await client.connect();
+    const context = { tenant: 'acme' };
+    await client.setLoggingLevel('info', { context });
+    await client.subscribeResource('file:///a', { context });
+    await client.unsubscribeResource('file:///a', { context });
+    expect(await client.listTasks({ context })).toEqual([]);
+    const sent = fixture
+      .requestsFor('POST')
+      .map((r) => [(r.json as JsonRpcLike).method, r.headers.authorization])
+      .filter(([method]) => method !== 'initialize' && method !== 'notifications/initialized');
+    expect(sent.filter(([method]) => method !== 'tools/list')).toEqual([
+      ['logging/setLevel', 'Bearer acme-token'],
+      ['resources/subscribe', 'Bearer acme-token'],
+      ['resources/unsubscribe', 'Bearer acme-token'],
+      ['tasks/list', 'Bearer acme-token'],
+    ]);
   });
 
   it('fails the call with kind http, status 401, after a second 401, the token redacted', async () => {
