@@ -144,11 +144,10 @@ describe('--verbose', () => {
     const lines: string[] = [];
     for (const command of commands) {
       const help = await runBuilt([...command.split(' '), '--help'], { env: plainEnv() });
+      // A description wrapped at 80 columns goes on below its flag: read each option as one line.
+      const options = help.stdout.replace(/\n {20,}(?=\S)/g, ' ').split('\n');
       lines.push(
-        ...help.stdout
-          .split('\n')
-          .filter((line) => line.includes('--verbose'))
-          .map((l) => `${command}:${l.trim()}`),
+        ...options.filter((line) => line.includes('--verbose')).map((l) => `${command}:${l.trim()}`),
       );
     }
     const shown = '-v, --verbose show the wire on stderr: methods, ids, timing';
