@@ -38,6 +38,13 @@ const config = {
     'RequestOptions',
     'ToolCallStep',
     'ToolInput',
+    'DirectUpstreams',
+    // The frameworks' own types, as the adapters' declarations of them (src/adapters/peers/) name them: the
+    // framework documents them; the built .d.ts files import them from the framework itself.
+    'src/adapters/peers/ai.d.ts:ToolSet',
+    'src/adapters/peers/mastra-agent.d.ts:ToolsInput',
+    'src/adapters/peers/openai-agents-core.d.ts:MCPServer',
+    'src/adapters/peers/openai-agents-core.d.ts:MCPToolErrorFunction',
   ],
 };
 
