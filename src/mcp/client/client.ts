@@ -229,7 +229,9 @@ export class MCPClient extends TypedEmitter<MCPClientEvents> implements MCPToolH
    *   the server; kind `not_connected` when `disconnect()` is called meanwhile.
    */
   connect(options: MCPConnectOptions = {}): Promise<void> {
-    return this.#hooks.connect(options.context, () => this.#connection.connect(options.signal));
+    const state = this.getState();
+    const starts = state === 'disconnected' || state === 'failed';
+    return this.#hooks.connect(options.context, starts, () => this.#connection.connect(options.signal));
   }
 
   /**

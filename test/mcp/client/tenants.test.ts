@@ -218,6 +218,42 @@ describe('tenants', () => {
     ]);
   });
 
+  it("forgets a connect's tenant when the client is connected again without one: its reconnects carry none", async () => {
+    const server = await echoServer();
+    let forget = false;
+    server.onMethod('ping', (_req, res, message) => {
+      if (forget) {
+        forget = false;
+        return respondJson(
+          res,
+          { jsonrpc: '2.0', id: message.id, error: { code: -32001, message: 'gone' } },
+          {},
+          404,
+        );
+      }
+      respondJson(res, { jsonrpc: '2.0', id: message.id, result: {} });
+    });
+    const client = MCPClient.fromUrl(server.url, {
+      name: 'reconnected',
+      transport: 'streamable-http',
+      protocolVersion: '2025-11-25',
+      reconnect: { enabled: true, initialDelayMs: 10, maxDelayMs: 20, maxRetries: 3 },
+      headers: (context: MCPRequestContext) => ({ authorization: tokenOf(context) }),
+    });
+    open.push(client);
+    await client.connect({ context: { tenant: 'a' } });
+    await client.disconnect();
+    await client.connect();
+    // The session is forgotten: the client opens another one, for the last connect's context (none).
+    forget = true;
+    await client.ping();
+    const initializes = server
+      .requestsFor('POST')
+      .filter((r) => (r.json as JsonRpcLike).method === 'initialize')
+      .map((r) => r.headers.authorization);
+    expect(initializes).toEqual(['Bearer a-token', 'Bearer service-token', 'Bearer service-token']);
+  });
+
   it('fails the call with kind http, status 401, after a second 401, the token redacted', async () => {
     const server = await echoServer();
     const client = MCPClient.fromUrl(server.url, {

@@ -86,9 +86,13 @@ export class RequestHooks {
     return this.call(name, input, options, (sent, given) => send(name, sent, given));
   }
 
-  /** A `connect()` for `run` (kept for reconnects), in its scope. */
-  connect<T>(run: RunContext | undefined, work: () => Promise<T>): Promise<T> {
-    this.#connectRun = run ?? this.#connectRun;
+  /**
+   * A `connect()` for `run`, in its scope. A connect that `starts` an attempt (the client was disconnected
+   * or failed) makes `run` the context of its reconnects, none included; one that joins an attempt under
+   * way, or finds the client connected, leaves that attempt's context as it is.
+   */
+  connect<T>(run: RunContext | undefined, starts: boolean, work: () => Promise<T>): Promise<T> {
+    if (starts) this.#connectRun = run;
     return this.inRun(run, work);
   }
 
