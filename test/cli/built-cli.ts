@@ -6,6 +6,14 @@ import { ROOT } from '../helpers.js';
 
 export const MAIN = path.join(ROOT, 'dist', 'cli', 'main.js');
 
+/**
+ * The lines of a `--help` text with each option's description on its option's line: help wraps at 80
+ * columns, a long description going on below, indented to its column.
+ */
+export function helpLines(help: string): string[] {
+  return help.replace(/\n {20,}(?=\S)/g, ' ').split('\n');
+}
+
 /** Builds dist/ when a bare `vitest run` comes before any `npm run build`. */
 export function ensureBuilt(): void {
   if (!existsSync(MAIN)) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT });

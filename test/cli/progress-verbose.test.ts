@@ -9,7 +9,7 @@ import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import { needsProgram } from '../fixtures/system-programs.js';
 import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
 import { SCRIPTED } from '../helpers.js';
-import { ensureBuilt, fakeAnthropicEnv, plainEnv, runBuilt } from './built-cli.js';
+import { ensureBuilt, fakeAnthropicEnv, helpLines, plainEnv, runBuilt } from './built-cli.js';
 import { EVERYTHING } from './run-cli.js';
 import { runInTerminal } from './terminal.js';
 
@@ -144,10 +144,10 @@ describe('--verbose', () => {
     const lines: string[] = [];
     for (const command of commands) {
       const help = await runBuilt([...command.split(' '), '--help'], { env: plainEnv() });
-      // A description wrapped at 80 columns goes on below its flag: read each option as one line.
-      const options = help.stdout.replace(/\n {20,}(?=\S)/g, ' ').split('\n');
       lines.push(
-        ...options.filter((line) => line.includes('--verbose')).map((l) => `${command}:${l.trim()}`),
+        ...helpLines(help.stdout)
+          .filter((line) => line.includes('--verbose'))
+          .map((l) => `${command}:${l.trim()}`),
       );
     }
     const shown = '-v, --verbose show the wire on stderr: methods, ids, timing';

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../fixtures/fake-anthropic.js';
 import { useFakeModelServer } from '../fixtures/use-fake-model-server.js';
 import { SCRIPTED } from '../helpers.js';
-import { ensureBuilt, fakeAnthropicEnv, runBuilt } from './built-cli.js';
+import { ensureBuilt, fakeAnthropicEnv, helpLines, runBuilt } from './built-cli.js';
 import { EVERYTHING } from './run-cli.js';
 
 const fake = useFakeModelServer(startFakeAnthropic);
@@ -141,9 +141,9 @@ describe('agentwire run limits', () => {
 describe('agentwire run limit flags on the command line', () => {
   it('--help lists them with their units and defaults', async () => {
     const help = await runBuilt(['run', '--help'], { env: env() });
-    const lines = help.stdout
-      .split('\n')
-      .filter((line) => /--(max-(concurrent|tools|image)|tool-search|no-images)/.test(line));
+    const lines = helpLines(help.stdout).filter((line) =>
+      /--(max-(concurrent|tools|image)|tool-search|no-images)/.test(line),
+    );
     expect(lines).toEqual([
       "  --max-concurrent-calls <calls>         most tool calls in flight to each server (a --config entry's maxConcurrentCalls wins; default no bound)",
       '  --tool-search-threshold <tools>        above this many tools the model finds them with search_tools; 0 always (default 64)',
