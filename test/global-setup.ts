@@ -130,10 +130,10 @@ function frameworksPart(): string | undefined {
 }
 
 /**
- * The one line that names what did not run, for want of a system program or of the frameworks' Node, and how
- * to enable it; undefined when everything ran.
+ * What did not run in this project, for want of a system program or of the frameworks' Node, and how to
+ * enable it: the parts of the one line the run ends with.
  */
-function notRunLine(): string | undefined {
+function notRunParts(): string[] {
   const frameworks = frameworksPart();
   let text = '';
   try {
@@ -153,10 +153,24 @@ function notRunLine(): string | undefined {
       `${set.size} test file${set.size === 1 ? '' : 's'} need${set.size === 1 ? 's' : ''} ${program} (${[...set].sort().join(', ')}; enable: ${SYSTEM_PROGRAMS[program]})`,
   );
   if (frameworks !== undefined) parts.push(frameworks);
-  return parts.length === 0 ? undefined : `not run: ${parts.join('; ')}`;
+  return parts;
 }
 
+/**
+ * The run's projects (quick, quick-fresh, processes) each call `setup` and `teardown` with a module of their
+ * own: what they share lives on `globalThis`, so that the last teardown prints the one `not run:` line.
+ */
+interface RunShared {
+  projects: number;
+  notRun: string[];
+}
+const RUN_KEY = Symbol.for('agentwire.test-run');
+const registry = globalThis as unknown as Record<symbol, RunShared | undefined>;
+if (registry[RUN_KEY] === undefined) registry[RUN_KEY] = { projects: 0, notRun: [] };
+const shared = registry[RUN_KEY];
+
 export function setup(started: TestProject): void {
+  shared.projects += 1;
   project = started;
   runId = `${process.pid}-${Date.now()}`;
   process.env[RUN_VARIABLE] = runId;
@@ -176,7 +190,9 @@ export async function teardown(): Promise<void> {
     console.error(`test processes left running after the suite:\n${after.join('\n')}`);
     process.exitCode = 1;
   }
-  const notRun = notRunLine();
+  for (const part of notRunParts()) if (!shared.notRun.includes(part)) shared.notRun.push(part);
   rmSync(skipDir, { recursive: true, force: true });
-  if (notRun !== undefined) process.stdout.write(`\n${notRun}\n`);
+  shared.projects -= 1;
+  if (shared.projects === 0 && shared.notRun.length > 0)
+    process.stdout.write(`\nnot run: ${shared.notRun.join('; ')}\n`);
 }
