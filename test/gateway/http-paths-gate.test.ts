@@ -16,6 +16,7 @@ import { MCPGateway, type MCPGatewayAuditEntry } from '../../src/gateway/index.j
 import { MCPClient, MCPServers } from '../../src/mcp/index.js';
 import { children, EVERYTHING, everythingStdio, waitUntil } from '../helpers.js';
 import { TOKEN } from './fleet.js';
+import { rawToolCall } from './raw-call.js';
 
 let gateway: MCPGateway;
 let url: string;
@@ -49,36 +50,12 @@ afterAll(async () => {
   await gateway?.close();
 });
 
-/** A raw 2026-07-28 `tools/call` whose envelope names client `client`: the status and parsed body. */
+/** A raw 2026-07-28 `tools/call` whose envelope names client `client` (raw-call.ts): the status and parsed body. */
 async function fastCall(client: string, name: string, input: unknown, id: number) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${TOKEN}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: {
-        name,
-        arguments: input,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {},
-          'io.modelcontextprotocol/clientInfo': { name: client, version: '1.0.0' },
-        },
-      },
-    }),
-  });
+  const answer = await rawToolCall(url, TOKEN, { client, name, input, id });
   return {
-    status: response.status,
-    body: (await response.json()) as { result?: { content: { text: string }[] }; error?: unknown },
+    status: answer.status,
+    body: JSON.parse(answer.body) as { result?: { content: { text: string }[] }; error?: unknown },
   };
 }
 
